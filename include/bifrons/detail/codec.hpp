@@ -1,0 +1,108 @@
+#pragma once
+// The archive core: the codec customization point and the three archives that user hooks see.
+//
+// Every type has a codec<T> with
+//   static constexpr std::size_t min_size;            // fewest bytes any value of T encodes to
+//   static std::size_t size(const T&);                 // exact encoded size
+//   static std::byte* write(std::byte* out, const T&); // unchecked: out has size(value) bytes
+//   static void read(source& in, T&);                  // bounded: failures go to in's sticky error
+// Writing is two passes (size, then unchecked write) so that a message takes one allocation and
+// the write loop carries no bounds checks, as in zpp::bits and struct_pack.
+//
+// The primary template (in evolution.hpp) handles user classes; library types are partial
+// specializations in bifrons/types/*.hpp. Users may specialize codec<T> for full control.
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "encoding.hpp"
+#include "source.hpp"
+
+namespace bifrons {
+
+template <class T>
+struct codec;
+
+namespace detail {
+
+template <class T>
+using codec_of = codec<std::remove_cvref_t<T>>;
+
+template <class T>
+inline constexpr std::size_t min_size_of = codec_of<T>::min_size;
+
+/// Value-independent "false" for static_asserts in templates.
+template <class...>
+inline constexpr bool always_false = false;
+
+/// Passed to user hooks during the size pass.
+class size_archive {
+ public:
+  static constexpr bool is_loading = false;
+  static constexpr bool is_saving = true;
+
+  template <class... Args>
+  void operator()(Args&&... args) {
+    ((size_ += codec_of<Args>::size(args)), ...);
+  }
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  void add(std::size_t n) noexcept { size_ += n; }
+
+ private:
+  std::size_t size_ = 0;
+};
+
+/// Passed to user hooks during the write pass. The buffer was sized by the size pass.
+class output_archive {
+ public:
+  static constexpr bool is_loading = false;
+  static constexpr bool is_saving = true;
+
+  explicit output_archive(std::byte* out) noexcept : out_(out) {}
+
+  template <class... Args>
+  void operator()(Args&&... args) {
+    ((out_ = codec_of<Args>::write(out_, args)), ...);
+  }
+  [[nodiscard]] std::byte* position() const noexcept { return out_; }
+
+ private:
+  std::byte* out_;
+};
+
+/// Passed to user hooks when reading. A field the data does not have (an older writer's
+/// struct ended before it) is left alone: it keeps its default value.
+class input_archive {
+ public:
+  static constexpr bool is_loading = true;
+  static constexpr bool is_saving = false;
+
+  explicit input_archive(source& in) noexcept : in_(in) {}
+
+  template <class... Args>
+  void operator()(Args&&... args) {
+    (read_field(args), ...);
+  }
+
+  /// True once a field was missing from the data (the envelope ended before it).
+  [[nodiscard]] bool missing() const noexcept { return missing_; }
+  [[nodiscard]] source& input() noexcept { return in_; }
+
+ private:
+  template <class T>
+  void read_field(T& field) {
+    if (missing_ || in_.at_limit()) {
+      missing_ = true;
+      return;
+    }
+    codec_of<T>::read(in_, field);
+  }
+
+  source& in_;
+  bool missing_ = false;
+};
+
+}  // namespace detail
+}  // namespace bifrons

@@ -1,0 +1,29 @@
+#pragma once
+// Compile-time facts about the host that every other header relies on.
+
+#include <bit>
+#include <climits>
+#include <limits>
+
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
+#define BIFRONS_HAS_EXCEPTIONS 1
+#else
+#define BIFRONS_HAS_EXCEPTIONS 0
+#endif
+
+namespace bifrons::detail {
+
+// The wire format is little-endian. Mixed-endian hosts (old ARM FPA) are not supported.
+inline constexpr bool host_is_little_endian = std::endian::native == std::endian::little;
+static_assert(std::endian::native == std::endian::little || std::endian::native == std::endian::big,
+              "bifrons: mixed-endian hosts are not supported");
+
+static_assert(CHAR_BIT == 8, "bifrons: the format is defined over 8-bit bytes");
+static_assert(sizeof(int) == 4, "bifrons: int must be 32 bits");
+static_assert(sizeof(long long) == 8, "bifrons: long long must be 64 bits");
+static_assert(std::numeric_limits<float>::is_iec559 && sizeof(float) == 4,
+              "bifrons: float must be IEEE-754 binary32");
+static_assert(std::numeric_limits<double>::is_iec559 && sizeof(double) == 8,
+              "bifrons: double must be IEEE-754 binary64");
+
+}  // namespace bifrons::detail

@@ -1,0 +1,72 @@
+#pragma once
+// Encoding primitives: LEB128 varints, zigzag, little-endian fixed-width values.
+// Everything here works on raw pointers; bounds are the caller's business.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "config.hpp"
+
+namespace bifrons::detail {
+
+constexpr std::uint8_t byteswap(std::uint8_t v) noexcept { return v; }
+constexpr std::uint16_t byteswap(std::uint16_t v) noexcept { return __builtin_bswap16(v); }
+constexpr std::uint32_t byteswap(std::uint32_t v) noexcept { return __builtin_bswap32(v); }
+constexpr std::uint64_t byteswap(std::uint64_t v) noexcept { return __builtin_bswap64(v); }
+
+template <std::size_t N>
+struct uint_of_size;
+template <> struct uint_of_size<1> { using type = std::uint8_t; };
+template <> struct uint_of_size<2> { using type = std::uint16_t; };
+template <> struct uint_of_size<4> { using type = std::uint32_t; };
+template <> struct uint_of_size<8> { using type = std::uint64_t; };
+template <std::size_t N>
+using uint_of_size_t = typename uint_of_size<N>::type;
+
+/// Stores the object representation of v (an unsigned integer of 1-8 bytes) little-endian.
+template <class U>
+inline std::byte* store_le(std::byte* p, U v) noexcept {
+  static_assert(std::is_unsigned_v<U>);
+  if constexpr (!host_is_little_endian) v = byteswap(v);
+  std::memcpy(p, &v, sizeof v);
+  return p + sizeof v;
+}
+
+template <class U>
+inline U load_le(const std::byte* p) noexcept {
+  static_assert(std::is_unsigned_v<U>);
+  U v;
+  std::memcpy(&v, p, sizeof v);
+  if constexpr (!host_is_little_endian) v = byteswap(v);
+  return v;
+}
+
+inline constexpr std::size_t max_varint_size = 10;
+
+/// Bytes the LEB128 encoding of v takes: 1 + floor(bit_width(v) - 1) / 7, and 1 for zero.
+constexpr std::size_t varint_size(std::uint64_t v) noexcept {
+  // (bit_width * 9 + 64) / 64 is ceil(bit_width / 7) for widths 1..64 without a division.
+  const unsigned bits = static_cast<unsigned>(std::bit_width(v | 1));
+  return (bits * 9 + 64) / 64;
+}
+
+inline std::byte* write_varint(std::byte* p, std::uint64_t v) noexcept {
+  while (v >= 0x80) {
+    *p++ = static_cast<std::byte>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<std::byte>(v);
+  return p;
+}
+
+constexpr std::uint64_t zigzag(std::int64_t v) noexcept {
+  return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
+}
+
+constexpr std::int64_t unzigzag(std::uint64_t v) noexcept {
+  return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1);
+}
+
+}  // namespace bifrons::detail

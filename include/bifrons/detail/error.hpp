@@ -1,0 +1,126 @@
+#pragma once
+// Error codes, the exception type and the non-throwing result type.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "config.hpp"
+
+namespace bifrons {
+
+/// Why a read or a write failed. The numeric values are stable: tools may log them.
+enum class errc : std::uint8_t {
+  ok = 0,
+  unexpected_end = 1,         ///< the input (or the enclosing struct) ended inside a value
+  buffer_too_small = 2,       ///< the caller's fixed output buffer cannot hold the value
+  malformed_varint = 3,       ///< a varint is longer than 10 bytes, overflows 64 bits or is not minimal
+  value_out_of_range = 4,     ///< an integer does not fit the reader's type (narrowing, 32-bit host)
+  invalid_value = 5,          ///< a bool, tag or index that the format does not allow
+  count_exceeds_input = 6,    ///< a count is larger than the bytes left could hold
+  depth_limit_exceeded = 7,   ///< nesting deeper than read_options::max_depth
+  allocation_limit_exceeded = 8,  ///< the read would allocate more than read_options::max_alloc_bytes
+  element_limit_exceeded = 9,     ///< a container has more than read_options::max_elements elements
+  trailing_bytes = 10,        ///< from_bytes: bytes remain after the value
+  duplicate_key = 11,         ///< a set or map holds the same key twice
+  misaligned_view = 12,       ///< a span<const T> view would point at misaligned or byte-swapped data
+  out_of_memory = 13,         ///< the allocator threw std::bad_alloc
+  stream_error = 14,          ///< an iostream failed
+  user_error = 15,            ///< a user load() threw an exception that is not a bifrons::error
+};
+
+/// A short English description of an error code.
+constexpr const char* describe(errc e) noexcept {
+  switch (e) {
+    case errc::ok: return "ok";
+    case errc::unexpected_end: return "unexpected end of input";
+    case errc::buffer_too_small: return "output buffer too small";
+    case errc::malformed_varint: return "malformed varint";
+    case errc::value_out_of_range: return "value out of range for the target type";
+    case errc::invalid_value: return "invalid value";
+    case errc::count_exceeds_input: return "element count exceeds the remaining input";
+    case errc::depth_limit_exceeded: return "nesting depth limit exceeded";
+    case errc::allocation_limit_exceeded: return "allocation budget exceeded";
+    case errc::element_limit_exceeded: return "container element limit exceeded";
+    case errc::trailing_bytes: return "trailing bytes after the value";
+    case errc::duplicate_key: return "duplicate key";
+    case errc::misaligned_view: return "span view into misaligned or byte-swapped data";
+    case errc::out_of_memory: return "out of memory";
+    case errc::stream_error: return "stream error";
+    case errc::user_error: return "exception thrown by user code";
+  }
+  return "unknown error";
+}
+
+/// Thrown by the throwing API. `offset()` is the byte of the input where reading failed
+/// (for writes: the size the value needs).
+class error : public std::runtime_error {
+ public:
+  error(errc code, std::size_t offset)
+      : std::runtime_error(std::string("bifrons: ") + describe(code) + " at byte " + std::to_string(offset)),
+        code_(code),
+        offset_(offset) {}
+  [[nodiscard]] errc code() const noexcept { return code_; }
+  [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
+
+ private:
+  errc code_;
+  std::size_t offset_;
+};
+
+namespace detail {
+[[noreturn]] inline void raise(errc code, std::size_t offset) {
+#if BIFRONS_HAS_EXCEPTIONS
+  throw error(code, offset);
+#else
+  (void)code;
+  (void)offset;
+  std::abort();
+#endif
+}
+}  // namespace detail
+
+/// The outcome of a non-throwing call: a value, or an error code with the offset where it happened.
+/// Exception safety: every member is noexcept except value(), which throws bifrons::error
+/// (or aborts under -fno-exceptions) when there is no value.
+template <class T>
+class result {
+ public:
+  result(T value) noexcept(std::is_nothrow_move_constructible_v<T>) : value_(std::move(value)) {}
+  result(errc code, std::size_t offset) noexcept : code_(code), offset_(offset) {}
+
+  [[nodiscard]] bool has_value() const noexcept { return value_.has_value(); }
+  explicit operator bool() const noexcept { return has_value(); }
+  [[nodiscard]] errc code() const noexcept { return code_; }
+  [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
+
+  T& value() & {
+    if (!value_) detail::raise(code_, offset_);
+    return *value_;
+  }
+  const T& value() const& {
+    if (!value_) detail::raise(code_, offset_);
+    return *value_;
+  }
+  T&& value() && {
+    if (!value_) detail::raise(code_, offset_);
+    return std::move(*value_);
+  }
+  T& operator*() & noexcept { return *value_; }
+  const T& operator*() const& noexcept { return *value_; }
+  T* operator->() noexcept { return &*value_; }
+  const T* operator->() const noexcept { return &*value_; }
+
+ private:
+  std::optional<T> value_;
+  errc code_ = errc::ok;
+  std::size_t offset_ = 0;
+};
+
+}  // namespace bifrons

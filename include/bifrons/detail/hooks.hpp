@@ -1,0 +1,205 @@
+#pragma once
+// Finding how a user class is serialized: one of the hooks users know from cereal, or, for an
+// aggregate with no hook, its members found by reflection.
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "codec.hpp"
+#include "visit_members.hpp"
+
+namespace bifrons::detail {
+
+// ---- class versions -----------------------------------------------------------------------
+
+template <class T>
+concept has_class_version = requires {
+  { T::bifrons_version } -> std::convertible_to<std::uint32_t>;
+};
+
+template <class T>
+constexpr std::uint32_t class_version() noexcept {
+  if constexpr (has_class_version<T>)
+    return static_cast<std::uint32_t>(T::bifrons_version);
+  else
+    return 0;
+}
+
+// ---- hook detection -----------------------------------------------------------------------
+
+namespace adl {
+// Poison pills: unqualified calls below find only the user's functions, through ADL.
+void serialize() = delete;
+void save() = delete;
+void load() = delete;
+
+template <class T>
+concept free_serialize = requires(T& t, input_archive& ar) { serialize(ar, t); };
+template <class T>
+concept free_serialize_versioned = requires(T& t, input_archive& ar, std::uint32_t v) { serialize(ar, t, v); };
+template <class T>
+concept free_save = requires(const T& t, output_archive& ar) { save(ar, t); };
+template <class T>
+concept free_save_versioned = requires(const T& t, output_archive& ar, std::uint32_t v) { save(ar, t, v); };
+template <class T>
+concept free_load = requires(T& t, input_archive& ar) { load(ar, t); };
+template <class T>
+concept free_load_versioned = requires(T& t, input_archive& ar, std::uint32_t v) { load(ar, t, v); };
+
+template <class Ar, class T>
+void call_free_serialize(Ar& ar, T& t) { serialize(ar, t); }
+template <class Ar, class T>
+void call_free_serialize(Ar& ar, T& t, std::uint32_t v) { serialize(ar, t, v); }
+template <class Ar, class T>
+void call_free_save(Ar& ar, const T& t) { save(ar, t); }
+template <class Ar, class T>
+void call_free_save(Ar& ar, const T& t, std::uint32_t v) { save(ar, t, v); }
+template <class Ar, class T>
+void call_free_load(Ar& ar, T& t) { load(ar, t); }
+template <class Ar, class T>
+void call_free_load(Ar& ar, T& t, std::uint32_t v) { load(ar, t, v); }
+}  // namespace adl
+
+template <class T>
+concept member_serialize = requires(T& t, input_archive& ar) { t.serialize(ar); };
+template <class T>
+concept member_serialize_versioned = requires(T& t, input_archive& ar, std::uint32_t v) { t.serialize(ar, v); };
+template <class T>
+concept member_save = requires(const T& t, output_archive& ar) { t.save(ar); };
+template <class T>
+concept member_save_versioned = requires(const T& t, output_archive& ar, std::uint32_t v) { t.save(ar, v); };
+template <class T>
+concept member_load = requires(T& t, input_archive& ar) { t.load(ar); };
+template <class T>
+concept member_load_versioned = requires(T& t, input_archive& ar, std::uint32_t v) { t.load(ar, v); };
+
+template <class T>
+inline constexpr bool has_member_save = member_save<T> || member_save_versioned<T>;
+template <class T>
+inline constexpr bool has_member_load = member_load<T> || member_load_versioned<T>;
+template <class T>
+inline constexpr bool has_free_save = adl::free_save<T> || adl::free_save_versioned<T>;
+template <class T>
+inline constexpr bool has_free_load = adl::free_load<T> || adl::free_load_versioned<T>;
+
+template <class T>
+inline constexpr int hook_count = int(member_serialize<T>) + int(member_serialize_versioned<T>) +
+                                  int(adl::free_serialize<T>) + int(adl::free_serialize_versioned<T>) +
+                                  int(has_member_save<T> || has_member_load<T>) +
+                                  int(has_free_save<T> || has_free_load<T>);
+
+// ---- aggregate reflection ------------------------------------------------------------------
+
+// Converts to any member type, so that T{any_member{}...} tells how many members T has.
+// Copyable targets convert through an lvalue reference and move-only ones through an rvalue
+// reference; offering both for one type would make unique_ptr members ambiguous.
+struct any_member {
+  template <class U>
+    requires std::is_copy_constructible_v<U>
+  operator U&() const noexcept;
+  template <class U>
+    requires(!std::is_copy_constructible_v<U>)
+  operator U&&() const noexcept;
+};
+
+template <class T, std::size_t... I>
+concept initializable_with = requires { T{(void(I), any_member{})...}; };
+
+template <class T, std::size_t N>
+constexpr bool initializable_with_n() {
+  return []<std::size_t... I>(std::index_sequence<I...>) {
+    return initializable_with<T, I...>;
+  }(std::make_index_sequence<N>{});
+}
+
+template <class T, std::size_t N = 0>
+constexpr std::size_t count_members() {
+  if constexpr (N <= max_aggregate_members && initializable_with_n<T, N + 1>())
+    return count_members<T, N + 1>();
+  else
+    return N;
+}
+
+template <class T>
+concept reflectable_aggregate = std::is_aggregate_v<T> && !std::is_array_v<T>;
+
+template <class T>
+inline constexpr std::size_t member_count = count_members<T>();
+
+// ---- invoking the hook ---------------------------------------------------------------------
+
+template <class T>
+constexpr void check_hooks() {
+  static_assert(!(hook_count<T> == 0 && !reflectable_aggregate<T>),
+                "bifrons: this type is not an aggregate and has no serialization hook. Add one of: "
+                "a member `template <class Archive> void serialize(Archive& ar) { ar(member1, member2); }`; "
+                "a free `template <class Archive> void serialize(Archive& ar, T& value)` in T's namespace; "
+                "or members `template <class Archive> void save(Archive& ar) const` and "
+                "`template <class Archive> void load(Archive& ar)`.");
+  static_assert(hook_count<T> <= 1,
+                "bifrons: this type has more than one serialization hook (member serialize, free serialize, "
+                "save/load). Keep exactly one.");
+  static_assert(has_member_save<T> == has_member_load<T>,
+                "bifrons: this type has only one of member save() and load(). Write both: "
+                "`template <class Archive> void save(Archive& ar) const` and "
+                "`template <class Archive> void load(Archive& ar)`.");
+  static_assert(has_free_save<T> == has_free_load<T>,
+                "bifrons: this type has only one of free save() and load(). Write both: "
+                "`save(Archive& ar, const T& value)` and `load(Archive& ar, T& value)`.");
+  if constexpr (hook_count<T> == 0)
+    static_assert(member_count<T> <= max_aggregate_members,
+                  "bifrons: aggregates with more than 64 members need a serialize hook");
+}
+
+/// Hands the fields of v to ar (a size or output archive).
+template <class Ar, class T>
+void save_fields(Ar& ar, const T& v) {
+  constexpr std::uint32_t version = class_version<T>();
+  auto& m = const_cast<T&>(v);  // member serialize() is non-const; on save it only reads.
+  if constexpr (member_serialize<T>)
+    m.serialize(ar);
+  else if constexpr (member_serialize_versioned<T>)
+    m.serialize(ar, version);
+  else if constexpr (adl::free_serialize<T>)
+    adl::call_free_serialize(ar, m);
+  else if constexpr (adl::free_serialize_versioned<T>)
+    adl::call_free_serialize(ar, m, version);
+  else if constexpr (member_save<T>)
+    v.save(ar);
+  else if constexpr (member_save_versioned<T>)
+    v.save(ar, version);
+  else if constexpr (adl::free_save<T>)
+    adl::call_free_save(ar, v);
+  else if constexpr (adl::free_save_versioned<T>)
+    adl::call_free_save(ar, v, version);
+  else
+    visit_members<member_count<T>>(v, [&](const auto&... members) { ar(members...); });
+}
+
+/// Reads the fields of v from ar; version is the one the data carries (0 if none).
+template <class T>
+void load_fields(input_archive& ar, T& v, std::uint32_t version) {
+  if constexpr (member_serialize<T>)
+    v.serialize(ar);
+  else if constexpr (member_serialize_versioned<T>)
+    v.serialize(ar, version);
+  else if constexpr (adl::free_serialize<T>)
+    adl::call_free_serialize(ar, v);
+  else if constexpr (adl::free_serialize_versioned<T>)
+    adl::call_free_serialize(ar, v, version);
+  else if constexpr (member_load<T>)
+    v.load(ar);
+  else if constexpr (member_load_versioned<T>)
+    v.load(ar, version);
+  else if constexpr (adl::free_load<T>)
+    adl::call_free_load(ar, v);
+  else if constexpr (adl::free_load_versioned<T>)
+    adl::call_free_load(ar, v, version);
+  else
+    visit_members<member_count<T>>(v, [&](auto&... members) { ar(members...); });
+  (void)version;
+}
+
+}  // namespace bifrons::detail

@@ -1,0 +1,185 @@
+#pragma once
+// The reading side of the archive core: a bounded cursor over the input with the limits of
+// read_options, a depth counter and a sticky error.
+//
+// Errors do not unwind: the first one is recorded with its offset and the cursor's limit is
+// pulled down to the current position, so every later read fails at once without touching
+// memory. Loops check failed() so that a failure inside element 0 does not run n more times.
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#include "encoding.hpp"
+#include "error.hpp"
+#include "options.hpp"
+
+namespace bifrons::detail {
+
+class source {
+ public:
+  source(const std::byte* data, std::size_t size, const read_options& options) noexcept
+      : begin_(data),
+        ptr_(data),
+        limit_(data + size),
+        depth_left_(options.max_depth),
+        alloc_left_(options.max_alloc_bytes),
+        max_elements_(options.max_elements) {}
+
+  [[nodiscard]] bool failed() const noexcept { return error_ != errc::ok; }
+  [[nodiscard]] errc error() const noexcept { return error_; }
+  [[nodiscard]] std::size_t error_offset() const noexcept { return error_offset_; }
+  [[nodiscard]] std::size_t offset() const noexcept { return static_cast<std::size_t>(ptr_ - begin_); }
+  [[nodiscard]] const std::byte* position() const noexcept { return ptr_; }
+  [[nodiscard]] const std::byte* begin() const noexcept { return begin_; }
+  /// Bytes left before the end of the input or of the enclosing struct.
+  [[nodiscard]] std::size_t remaining() const noexcept { return static_cast<std::size_t>(limit_ - ptr_); }
+  [[nodiscard]] bool at_limit() const noexcept { return ptr_ == limit_; }
+
+  void fail(errc code) noexcept { fail_at(code, ptr_); }
+  void fail_at(errc code, const std::byte* where) noexcept {
+    if (error_ == errc::ok) {
+      error_ = code;
+      error_offset_ = static_cast<std::size_t>(where - begin_);
+    }
+    limit_ = ptr_;
+  }
+
+  /// Returns n bytes and advances past them, or nullptr after recording unexpected_end.
+  [[nodiscard]] const std::byte* take(std::size_t n) noexcept {
+    if (remaining() < n) [[unlikely]] {
+      fail(errc::unexpected_end);
+      return nullptr;
+    }
+    const std::byte* p = ptr_;
+    ptr_ += n;
+    return p;
+  }
+
+  [[nodiscard]] std::uint8_t read_byte() noexcept {
+    if (ptr_ == limit_) [[unlikely]] {
+      fail(errc::unexpected_end);
+      return 0;
+    }
+    return static_cast<std::uint8_t>(*ptr_++);
+  }
+
+  /// Reads a minimal LEB128 varint of at most 64 bits (0 after an error).
+  [[nodiscard]] std::uint64_t read_varint() noexcept {
+    if (ptr_ != limit_ && static_cast<std::uint8_t>(*ptr_) < 0x80) [[likely]]
+      return static_cast<std::uint8_t>(*ptr_++);
+    return read_varint_slow();
+  }
+
+  /// Reads a varint that must fit in U (an unsigned type), else value_out_of_range.
+  template <class U>
+  [[nodiscard]] U read_varint_as() noexcept {
+    const std::byte* start = ptr_;
+    const std::uint64_t v = read_varint();
+    if constexpr (sizeof(U) < sizeof(std::uint64_t)) {
+      if (v > std::numeric_limits<U>::max()) [[unlikely]] {
+        ptr_ = start;
+        fail(errc::value_out_of_range);
+        return 0;
+      }
+    }
+    return static_cast<U>(v);
+  }
+
+  /// Reads an element count and checks it before anything is allocated: against the elements
+  /// limit, against the bytes left (each element needs at least min_wire bytes), and against
+  /// the allocation budget (each element costs alloc_size bytes). Returns 0 after an error.
+  [[nodiscard]] std::size_t read_count(std::size_t min_wire, std::size_t alloc_size) noexcept {
+    const std::byte* start = ptr_;
+    const std::uint64_t n = read_varint();
+    if (failed()) return 0;
+    if (n == 0) return 0;
+    if (n > max_elements_) return fail_count(start, errc::element_limit_exceeded);
+    if (min_wire != 0 && n > remaining() / min_wire) return fail_count(start, errc::count_exceeds_input);
+    if (!charge_at(start, n, alloc_size)) return 0;
+    return static_cast<std::size_t>(n);
+  }
+
+  /// Charges count x size bytes to the allocation budget.
+  bool charge(std::uint64_t count, std::size_t size) noexcept { return charge_at(ptr_, count, size); }
+
+  bool enter() noexcept {
+    if (depth_left_ == 0) [[unlikely]] {
+      fail(errc::depth_limit_exceeded);
+      return false;
+    }
+    --depth_left_;
+    return true;
+  }
+  void leave() noexcept { ++depth_left_; }
+
+  /// Narrows the limit to the next len bytes (a struct body). Returns the previous limit.
+  [[nodiscard]] const std::byte* narrow(std::size_t len) noexcept {
+    const std::byte* saved = limit_;
+    limit_ = ptr_ + len;
+    return saved;
+  }
+  /// Leaves a struct body: jumps over whatever fields this reader does not know.
+  void widen(const std::byte* body_end, const std::byte* saved) noexcept {
+    if (failed()) return;
+    ptr_ = body_end;
+    limit_ = saved;
+  }
+  void rewind(const std::byte* p) noexcept { ptr_ = p; }
+
+  /// True while the object being read was default-constructed just before (see struct_codec).
+  bool fresh = true;
+
+ private:
+  std::uint64_t read_varint_slow() noexcept {
+    const std::byte* start = ptr_;
+    std::uint64_t value = 0;
+    for (unsigned shift = 0;; shift += 7) {
+      if (ptr_ == limit_) {
+        ptr_ = start;
+        fail(errc::unexpected_end);
+        return 0;
+      }
+      const auto b = static_cast<std::uint8_t>(*ptr_++);
+      // The tenth byte may only hold the top bit of a 64-bit value.
+      if (shift == 63 && b > 1) break;
+      value |= static_cast<std::uint64_t>(b & 0x7f) << shift;
+      if (b < 0x80) {
+        // Canonical form: no trailing zero group (0x80 0x00 is not a second spelling of 0).
+        if (b == 0 && shift != 0) break;
+        return value;
+      }
+    }
+    ptr_ = start;
+    fail(errc::malformed_varint);
+    return 0;
+  }
+
+  std::size_t fail_count(const std::byte* start, errc code) noexcept {
+    ptr_ = start;
+    fail(code);
+    return 0;
+  }
+
+  bool charge_at(const std::byte* where, std::uint64_t count, std::size_t size) noexcept {
+    // Checked multiplication: count * size must not wrap before the comparison.
+    if (size != 0 && count > alloc_left_ / size) [[unlikely]] {
+      ptr_ = where;
+      fail(errc::allocation_limit_exceeded);
+      return false;
+    }
+    alloc_left_ -= static_cast<std::size_t>(count) * size;
+    return true;
+  }
+
+  const std::byte* begin_;
+  const std::byte* ptr_;
+  const std::byte* limit_;
+  std::size_t depth_left_;
+  std::size_t alloc_left_;
+  std::size_t max_elements_;
+  errc error_ = errc::ok;
+  std::size_t error_offset_ = 0;
+};
+
+}  // namespace bifrons::detail

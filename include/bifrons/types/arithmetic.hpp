@@ -1,0 +1,285 @@
+#pragma once
+// Scalars: integers are LEB128 varints (zigzag for signed), floating point is IEEE-754
+// little-endian, bool/char/char8_t/std::byte are one byte, enums are their underlying value.
+// Also the element rules for contiguous arrays (block_element) and the fixed()/varint() wrappers.
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "../detail/codec.hpp"
+
+namespace bifrons {
+namespace detail {
+
+template <class T>
+concept one_byte_char = std::is_same_v<std::remove_cv_t<T>, char> || std::is_same_v<std::remove_cv_t<T>, char8_t>;
+
+/// Integers that travel as varints: every integral type but bool, char and char8_t
+/// (a char is a code unit, not a number, and its signedness differs between platforms).
+template <class T>
+concept varint_integer = std::is_integral_v<T> && !std::is_same_v<std::remove_cv_t<T>, bool> && !one_byte_char<T>;
+
+/// wchar_t is 16 bits on Windows and 32 elsewhere, signed on some platforms: it travels as
+/// the unsigned 32-bit value of its code unit.
+template <class T>
+using wire_integer_t = std::conditional_t<std::is_same_v<std::remove_cv_t<T>, wchar_t>, std::uint32_t, T>;
+
+template <class T>
+std::size_t varint_integer_size(T v) noexcept {
+  using W = wire_integer_t<T>;
+  if constexpr (std::is_signed_v<W>)
+    return varint_size(zigzag(static_cast<std::int64_t>(v)));
+  else
+    return varint_size(static_cast<std::uint64_t>(static_cast<W>(v)));
+}
+
+template <class T>
+std::byte* write_varint_integer(std::byte* out, T v) noexcept {
+  using W = wire_integer_t<T>;
+  if constexpr (std::is_signed_v<W>)
+    return write_varint(out, zigzag(static_cast<std::int64_t>(v)));
+  else
+    return write_varint(out, static_cast<std::uint64_t>(static_cast<W>(v)));
+}
+
+/// True when the integer value v (read from the wire as W) fits T. (std::in_range refuses the
+/// character types, which need the same check.)
+template <class T, class W>
+constexpr bool fits(W v) noexcept {
+  using V = std::conditional_t<std::is_same_v<std::remove_cv_t<T>, wchar_t>, std::make_unsigned_t<wchar_t>,
+                               std::remove_cv_t<T>>;
+  using limits = std::numeric_limits<V>;
+  if constexpr (std::is_signed_v<W>) {
+    if (v < 0) return std::is_signed_v<V> && static_cast<std::int64_t>(v) >= static_cast<std::int64_t>(limits::min());
+  }
+  return static_cast<std::uint64_t>(v) <= static_cast<std::uint64_t>(limits::max());
+}
+
+template <class T>
+void read_varint_integer(source& in, T& v) noexcept {
+  const std::byte* start = in.position();
+  const std::uint64_t raw = in.read_varint();
+  if constexpr (std::is_signed_v<wire_integer_t<T>>) {
+    const std::int64_t value = unzigzag(raw);
+    if (!fits<T>(value)) [[unlikely]] {
+      in.rewind(start);
+      in.fail(errc::value_out_of_range);
+      return;
+    }
+    v = static_cast<T>(value);
+  } else {
+    if (!fits<T>(raw)) [[unlikely]] {
+      in.rewind(start);
+      in.fail(errc::value_out_of_range);
+      return;
+    }
+    v = static_cast<T>(raw);
+  }
+}
+
+// ---- contiguous arrays of arithmetic types ----------------------------------------------------
+
+/// Element types that a contiguous array stores as one raw little-endian block.
+template <class T>
+concept block_element = (std::is_arithmetic_v<T> && !std::is_same_v<std::remove_cv_t<T>, long double>) ||
+                        std::is_same_v<std::remove_cv_t<T>, std::byte>;
+
+/// Width of one element on the wire. Platform-width types travel at their widest width so that
+/// 32- and 64-bit hosts write the same bytes: long and unsigned long as 8 bytes, wchar_t as 4.
+template <block_element T>
+inline constexpr std::size_t wire_width =
+    std::is_same_v<std::remove_cv_t<T>, long> || std::is_same_v<std::remove_cv_t<T>, unsigned long> ? 8
+    : std::is_same_v<std::remove_cv_t<T>, wchar_t>                                                 ? 4
+                                                                                                    : sizeof(T);
+
+/// The block can be copied with memcpy in both directions: same width, little-endian host,
+/// and every byte pattern is a valid value (not true of bool).
+template <block_element T>
+inline constexpr bool block_is_memcpy =
+    host_is_little_endian && wire_width<T> == sizeof(T) && !std::is_same_v<std::remove_cv_t<T>, bool>;
+
+template <block_element T>
+inline std::byte* store_element(std::byte* out, T v) noexcept {
+  using U = uint_of_size_t<wire_width<T>>;
+  if constexpr (std::is_floating_point_v<T>)
+    return store_le(out, std::bit_cast<U>(v));
+  else if constexpr (std::is_same_v<T, std::byte> || std::is_same_v<T, bool>)
+    return store_le(out, static_cast<U>(v));
+  else if constexpr (std::is_signed_v<T>)
+    return store_le(out, static_cast<U>(static_cast<std::make_signed_t<U>>(v)));
+  else
+    return store_le(out, static_cast<U>(v));
+}
+
+/// Loads one element; false if the value does not fit T (a wide long on a 32-bit host, a bool
+/// byte other than 0 or 1).
+template <block_element T>
+inline bool load_element(const std::byte* in, T& v) noexcept {
+  using U = uint_of_size_t<wire_width<T>>;
+  const U raw = load_le<U>(in);
+  if constexpr (std::is_floating_point_v<T>) {
+    v = std::bit_cast<T>(raw);
+    return true;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    v = raw != 0;
+    return raw <= 1;
+  } else if constexpr (std::is_same_v<T, std::byte>) {
+    v = static_cast<std::byte>(raw);
+    return true;
+  } else if constexpr (std::is_signed_v<T> && !std::is_same_v<T, wchar_t>) {
+    const auto value = static_cast<std::make_signed_t<U>>(raw);
+    if (!fits<T>(value)) return false;
+    v = static_cast<T>(value);
+    return true;
+  } else {
+    if (!fits<T>(raw)) return false;
+    v = static_cast<T>(raw);
+    return true;
+  }
+}
+
+/// Writes n elements as one block.
+template <block_element T>
+inline std::byte* write_block(std::byte* out, const T* data, std::size_t n) noexcept {
+  if constexpr (block_is_memcpy<T>) {
+    if (n != 0) std::memcpy(out, data, n * sizeof(T));
+    return out + n * sizeof(T);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) out = store_element(out, data[i]);
+    return out;
+  }
+}
+
+/// Reads n elements from a block already taken from the input; false on an invalid element.
+template <block_element T>
+inline bool read_block(const std::byte* in, T* data, std::size_t n) noexcept {
+  if constexpr (block_is_memcpy<T>) {
+    if (n != 0) std::memcpy(data, in, n * sizeof(T));
+    return true;
+  } else {
+    bool ok = true;
+    for (std::size_t i = 0; i < n; ++i) ok &= load_element(in + i * wire_width<T>, data[i]);
+    return ok;
+  }
+}
+
+}  // namespace detail
+
+// ---- scalar codecs ---------------------------------------------------------------------------
+
+template <detail::varint_integer T>
+struct codec<T> {
+  static constexpr std::size_t min_size = 1;
+  static std::size_t size(T v) noexcept { return detail::varint_integer_size(v); }
+  static std::byte* write(std::byte* out, T v) noexcept { return detail::write_varint_integer(out, v); }
+  static void read(detail::source& in, T& v) noexcept { detail::read_varint_integer(in, v); }
+};
+
+template <class T>
+  requires std::is_floating_point_v<T> && (!std::is_same_v<T, long double>)
+struct codec<T> {
+  static constexpr std::size_t min_size = sizeof(T);
+  static constexpr std::size_t size(T) noexcept { return sizeof(T); }
+  static std::byte* write(std::byte* out, T v) noexcept { return detail::store_element(out, v); }
+  static void read(detail::source& in, T& v) noexcept {
+    if (const std::byte* p = in.take(sizeof(T))) detail::load_element(p, v);
+  }
+};
+
+/// bool, char, char8_t and std::byte: one byte as it is (bool must be 0 or 1).
+template <class T>
+  requires detail::one_byte_char<T> || std::is_same_v<T, bool> || std::is_same_v<T, std::byte>
+struct codec<T> {
+  static constexpr std::size_t min_size = 1;
+  static constexpr std::size_t size(T) noexcept { return 1; }
+  static std::byte* write(std::byte* out, T v) noexcept { return detail::store_element(out, v); }
+  static void read(detail::source& in, T& v) noexcept {
+    const std::byte* p = in.take(1);
+    if (p && !detail::load_element(p, v)) [[unlikely]] {
+      in.rewind(p);
+      in.fail(errc::invalid_value);
+    }
+  }
+};
+
+/// Enums travel as their underlying value.
+template <class T>
+  requires std::is_enum_v<T> && (!std::is_same_v<T, std::byte>)
+struct codec<T> {
+  using underlying = std::underlying_type_t<T>;
+  static constexpr std::size_t min_size = codec<underlying>::min_size;
+  static std::size_t size(T v) noexcept { return codec<underlying>::size(static_cast<underlying>(v)); }
+  static std::byte* write(std::byte* out, T v) noexcept {
+    return codec<underlying>::write(out, static_cast<underlying>(v));
+  }
+  static void read(detail::source& in, T& v) noexcept {
+    underlying u{};
+    codec<underlying>::read(in, u);
+    v = static_cast<T>(u);
+  }
+};
+
+// ---- per-field encoding overrides --------------------------------------------------------------
+
+/// `ar(bifrons::fixed(x))`: an integer or enum as fixed-width little-endian instead of a varint.
+/// Worth it for values that are usually large (hashes, random ids).
+template <class T>
+struct fixed_ref {
+  T& value;
+};
+
+template <class T>
+  requires std::is_integral_v<std::remove_cv_t<T>> || std::is_enum_v<std::remove_cv_t<T>>
+constexpr fixed_ref<T> fixed(T& value) noexcept {
+  return {value};
+}
+
+template <class T>
+struct codec<fixed_ref<T>> {
+  using value_type = std::remove_cv_t<T>;
+  using integer = typename std::conditional_t<std::is_enum_v<value_type>, std::underlying_type<value_type>,
+                                              std::type_identity<value_type>>::type;
+  static constexpr std::size_t min_size = detail::wire_width<integer>;
+  static constexpr std::size_t size(const fixed_ref<T>&) noexcept { return min_size; }
+  static std::byte* write(std::byte* out, const fixed_ref<T>& f) noexcept {
+    return detail::store_element(out, static_cast<integer>(f.value));
+  }
+  static void read(detail::source& in, fixed_ref<T>& f) noexcept {
+    const std::byte* p = in.take(min_size);
+    if (!p) return;
+    integer v{};
+    if (!detail::load_element(p, v)) [[unlikely]] {
+      in.rewind(p);
+      in.fail(errc::value_out_of_range);
+      return;
+    }
+    f.value = static_cast<value_type>(v);
+  }
+};
+
+/// `ar(bifrons::varint(v))`: an array of integers as varints instead of a raw block, for arrays
+/// of mostly small values. (On a scalar integer it changes nothing: that is the default.)
+template <class T>
+struct varint_ref {
+  T& value;
+};
+
+template <class T>
+constexpr varint_ref<T> varint(T& value) noexcept {
+  return {value};
+}
+
+template <class T>
+  requires detail::varint_integer<std::remove_cv_t<T>> || std::is_enum_v<std::remove_cv_t<T>>
+struct codec<varint_ref<T>> {
+  using inner = codec<std::remove_cv_t<T>>;
+  static constexpr std::size_t min_size = inner::min_size;
+  static std::size_t size(const varint_ref<T>& v) noexcept { return inner::size(v.value); }
+  static std::byte* write(std::byte* out, const varint_ref<T>& v) noexcept { return inner::write(out, v.value); }
+  static void read(detail::source& in, varint_ref<T>& v) noexcept { inner::read(in, v.value); }
+};
+
+}  // namespace bifrons

@@ -1,0 +1,63 @@
+#pragma once
+// std::variant: varint(index), then the alternative. std::monostate takes no bytes.
+// A valueless variant is written with index = number of alternatives, which readers refuse.
+
+#include <array>
+#include <cstddef>
+#include <utility>
+#include <variant>
+
+#include "../detail/codec.hpp"
+
+namespace bifrons {
+template <>
+struct codec<std::monostate> {
+  static constexpr std::size_t min_size = 0;
+  static constexpr std::size_t size(const std::monostate&) noexcept { return 0; }
+  static std::byte* write(std::byte* out, const std::monostate&) noexcept { return out; }
+  static void read(detail::source&, std::monostate&) noexcept {}
+};
+
+template <class... Ts>
+struct codec<std::variant<Ts...>> {
+  using V = std::variant<Ts...>;
+  static constexpr std::size_t min_size = 1;
+
+  static std::size_t size(const V& v) {
+    if (v.valueless_by_exception()) return detail::varint_size(sizeof...(Ts));
+    return detail::varint_size(v.index()) +
+           std::visit([](const auto& alt) { return detail::codec_of<decltype(alt)>::size(alt); }, v);
+  }
+  static std::byte* write(std::byte* out, const V& v) {
+    if (v.valueless_by_exception()) return detail::write_varint(out, sizeof...(Ts));
+    out = detail::write_varint(out, v.index());
+    return std::visit([&](const auto& alt) { return detail::codec_of<decltype(alt)>::write(out, alt); }, v);
+  }
+  static void read(detail::source& in, V& v) {
+    const std::byte* at = in.position();
+    const std::uint64_t index = in.read_varint();
+    if (in.failed()) return;
+    if (index >= sizeof...(Ts)) {
+      in.rewind(at);
+      return in.fail(errc::invalid_value);
+    }
+    readers[index](in, v);
+  }
+
+ private:
+  template <std::size_t I>
+  static void read_alternative(detail::source& in, V& v) {
+    using T = std::variant_alternative_t<I, V>;
+    const bool parent_fresh = in.fresh;
+    if (v.index() != I) {
+      v.template emplace<I>();
+      in.fresh = true;
+    }
+    codec<T>::read(in, std::get<I>(v));
+    in.fresh = parent_fresh;
+  }
+  static constexpr auto readers = []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<void (*)(detail::source&, V&), sizeof...(Ts)>{&read_alternative<I>...};
+  }(std::index_sequence_for<Ts...>{});
+};
+}  // namespace bifrons
