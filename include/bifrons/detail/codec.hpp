@@ -44,7 +44,7 @@ class size_archive {
   static constexpr bool is_saving = true;
 
   template <class... Args>
-  void operator()(Args&&... args) {
+  BIFRONS_INLINE void operator()(Args&&... args) {
     ((size_ += codec_of<Args>::size(args)), ...);
   }
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
@@ -63,7 +63,7 @@ class output_archive {
   explicit output_archive(std::byte* out) noexcept : out_(out) {}
 
   template <class... Args>
-  void operator()(Args&&... args) {
+  BIFRONS_INLINE void operator()(Args&&... args) {
     ((out_ = codec_of<Args>::write(out_, args)), ...);
   }
   [[nodiscard]] std::byte* position() const noexcept { return out_; }
@@ -82,7 +82,7 @@ class input_archive {
   explicit input_archive(source& in) noexcept : in_(in) {}
 
   template <class... Args>
-  void operator()(Args&&... args) {
+  BIFRONS_INLINE void operator()(Args&&... args) {
     (read_field(args), ...);
   }
 
@@ -91,9 +91,11 @@ class input_archive {
   [[nodiscard]] source& input() noexcept { return in_; }
 
  private:
+  // Once the envelope has ended, at_limit() stays true for every later field (and after an
+  // error the limit is pulled down to the cursor), so one comparison per field suffices.
   template <class T>
-  void read_field(T& field) {
-    if (missing_ || in_.at_limit()) {
+  BIFRONS_INLINE void read_field(T& field) {
+    if (in_.at_limit()) [[unlikely]] {
       missing_ = true;
       return;
     }

@@ -11,6 +11,17 @@
 #define BIFRONS_HAS_EXCEPTIONS 0
 #endif
 
+// Hot paths are many tiny functions (one per field); GCC's inliner gives up on them once the
+// caller grows, and each call then costs more than the work. Forcing them inline is what keeps
+// the per-field cost at a few instructions.
+#if defined(__GNUC__) || defined(__clang__)
+#define BIFRONS_INLINE [[gnu::always_inline]] inline
+#define BIFRONS_INLINE_LAMBDA __attribute__((always_inline))
+#else
+#define BIFRONS_INLINE inline
+#define BIFRONS_INLINE_LAMBDA
+#endif
+
 namespace bifrons::detail {
 
 // The wire format is little-endian. Mixed-endian hosts (old ARM FPA) are not supported.

@@ -27,7 +27,7 @@ using uint_of_size_t = typename uint_of_size<N>::type;
 
 /// Stores the object representation of v (an unsigned integer of 1-8 bytes) little-endian.
 template <class U>
-inline std::byte* store_le(std::byte* p, U v) noexcept {
+BIFRONS_INLINE std::byte* store_le(std::byte* p, U v) noexcept {
   static_assert(std::is_unsigned_v<U>);
   if constexpr (!host_is_little_endian) v = byteswap(v);
   std::memcpy(p, &v, sizeof v);
@@ -35,7 +35,7 @@ inline std::byte* store_le(std::byte* p, U v) noexcept {
 }
 
 template <class U>
-inline U load_le(const std::byte* p) noexcept {
+BIFRONS_INLINE U load_le(const std::byte* p) noexcept {
   static_assert(std::is_unsigned_v<U>);
   U v;
   std::memcpy(&v, p, sizeof v);
@@ -46,13 +46,18 @@ inline U load_le(const std::byte* p) noexcept {
 inline constexpr std::size_t max_varint_size = 10;
 
 /// Bytes the LEB128 encoding of v takes: 1 + floor(bit_width(v) - 1) / 7, and 1 for zero.
-constexpr std::size_t varint_size(std::uint64_t v) noexcept {
+BIFRONS_INLINE constexpr std::size_t varint_size(std::uint64_t v) noexcept {
+  if (v < 0x80) return 1;
   // (bit_width * 9 + 64) / 64 is ceil(bit_width / 7) for widths 1..64 without a division.
   const unsigned bits = static_cast<unsigned>(std::bit_width(v | 1));
   return (bits * 9 + 64) / 64;
 }
 
-inline std::byte* write_varint(std::byte* p, std::uint64_t v) noexcept {
+BIFRONS_INLINE std::byte* write_varint(std::byte* p, std::uint64_t v) noexcept {
+  if (v < 0x80) [[likely]] {
+    *p = static_cast<std::byte>(v);
+    return p + 1;
+  }
   while (v >= 0x80) {
     *p++ = static_cast<std::byte>(v | 0x80);
     v >>= 7;

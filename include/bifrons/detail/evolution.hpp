@@ -76,26 +76,30 @@ struct struct_codec {
     if (h & 1) version = in.read_varint_as<std::uint32_t>();
     const std::byte* fields = in.position();
 
-    const bool fresh = in.fresh;
     input_archive ar(in);
     load_fields(ar, v, version);
     if constexpr (resettable<T>) {
       // The data ended before some fields. A default-constructed object already holds their
       // defaults; an object being reused may hold stale values, so reset it and read again.
-      if (ar.missing() && !fresh && !in.failed()) {
-        v = T{};
-        in.rewind(fields);
-        in.fresh = true;
-        input_archive again(in);
-        load_fields(again, v, version);
-        in.fresh = fresh;
-      }
+      if (ar.missing() && !in.fresh && !in.failed()) [[unlikely]]
+        reread_from_defaults(in, v, fields, version);
     }
     in.widen(body_end, saved);
     in.leave();
   }
 
  private:
+  // Out of line so that the common path has one copy of load_fields, which can then be inlined.
+  [[gnu::noinline, gnu::cold]] static void reread_from_defaults(source& in, T& v, const std::byte* fields,
+                                                                std::uint32_t version) {
+    v = T{};
+    in.rewind(fields);
+    in.fresh = true;
+    input_archive again(in);
+    load_fields(again, v, version);
+    in.fresh = false;
+  }
+
   static constexpr std::uint64_t header(std::size_t length) noexcept {
     return (static_cast<std::uint64_t>(length) << 1) | (versioned ? 1u : 0u);
   }

@@ -104,22 +104,74 @@ struct any_member {
   operator U&&() const noexcept;
 };
 
-template <class T, std::size_t... I>
-concept initializable_with = requires { T{(void(I), any_member{})...}; };
+// Counting members by aggregate initialization needs two spellings of an initializer:
+//  - braced `{any}` initializes exactly one member, even a C array (a plain `any` would be
+//    brace-elided into the array's elements and counted once per element);
+//  - plain `any` works for classes with several converting constructors (complex, bitset,
+//    string_view, empty classes), where `{any}` is ambiguous or has too many initializers.
+// A pack expansion has one shape, so the initializer list is built from up to eight runs
+// that alternate braced and plain, and each member is tried braced first, then plain.
+struct init_shape {
+  static constexpr std::size_t runs = 8;
+  std::size_t length[runs]{};
+  std::size_t current = 0;  // the run being extended; even runs are braced, odd runs plain
+  bool exhausted = false;
 
-template <class T, std::size_t N>
-constexpr bool initializable_with_n() {
-  return []<std::size_t... I>(std::index_sequence<I...>) {
-    return initializable_with<T, I...>;
-  }(std::make_index_sequence<N>{});
+  constexpr std::size_t total() const noexcept {
+    std::size_t t = 0;
+    for (std::size_t n : length) t += n;
+    return t;
+  }
+  constexpr init_shape extended(bool braced) const noexcept {
+    init_shape next = *this;
+    const std::size_t run = (current % 2 == 0) == braced ? current : current + 1;
+    if (run >= runs) {
+      next.exhausted = true;
+    } else {
+      ++next.length[run];
+      next.current = run;
+    }
+    return next;
+  }
+};
+
+template <class T, std::size_t... A0, std::size_t... P0, std::size_t... A1, std::size_t... P1, std::size_t... A2,
+          std::size_t... P2, std::size_t... A3, std::size_t... P3>
+constexpr bool initializable(std::index_sequence<A0...>, std::index_sequence<P0...>, std::index_sequence<A1...>,
+                             std::index_sequence<P1...>, std::index_sequence<A2...>, std::index_sequence<P2...>,
+                             std::index_sequence<A3...>, std::index_sequence<P3...>) {
+  return requires {
+    T{{(void(A0), any_member{})}..., (void(P0), any_member{})..., {(void(A1), any_member{})}...,
+      (void(P1), any_member{})..., {(void(A2), any_member{})}..., (void(P2), any_member{})...,
+      {(void(A3), any_member{})}..., (void(P3), any_member{})...};
+  };
 }
 
-template <class T, std::size_t N = 0>
+template <class T, init_shape S>
+constexpr bool initializable_with_shape() {
+  if constexpr (S.exhausted) {
+    return false;
+  } else {
+    using std::make_index_sequence;
+    return initializable<T>(make_index_sequence<S.length[0]>{}, make_index_sequence<S.length[1]>{},
+                            make_index_sequence<S.length[2]>{}, make_index_sequence<S.length[3]>{},
+                            make_index_sequence<S.length[4]>{}, make_index_sequence<S.length[5]>{},
+                            make_index_sequence<S.length[6]>{}, make_index_sequence<S.length[7]>{});
+  }
+}
+
+template <class T, init_shape S = init_shape{}>
 constexpr std::size_t count_members() {
-  if constexpr (N <= max_aggregate_members && initializable_with_n<T, N + 1>())
-    return count_members<T, N + 1>();
+  constexpr init_shape braced = S.extended(true);
+  constexpr init_shape plain = S.extended(false);
+  if constexpr (S.total() > max_aggregate_members)
+    return S.total();
+  else if constexpr (initializable_with_shape<T, braced>())
+    return count_members<T, braced>();
+  else if constexpr (initializable_with_shape<T, plain>())
+    return count_members<T, plain>();
   else
-    return N;
+    return S.total();
 }
 
 template <class T>
@@ -155,7 +207,7 @@ constexpr void check_hooks() {
 
 /// Hands the fields of v to ar (a size or output archive).
 template <class Ar, class T>
-void save_fields(Ar& ar, const T& v) {
+BIFRONS_INLINE void save_fields(Ar& ar, const T& v) {
   constexpr std::uint32_t version = class_version<T>();
   auto& m = const_cast<T&>(v);  // member serialize() is non-const; on save it only reads.
   if constexpr (member_serialize<T>)
@@ -175,12 +227,12 @@ void save_fields(Ar& ar, const T& v) {
   else if constexpr (adl::free_save_versioned<T>)
     adl::call_free_save(ar, v, version);
   else
-    visit_members<member_count<T>>(v, [&](const auto&... members) { ar(members...); });
+    visit_members<member_count<T>>(v, [&](const auto&... members) BIFRONS_INLINE_LAMBDA { ar(members...); });
 }
 
 /// Reads the fields of v from ar; version is the one the data carries (0 if none).
 template <class T>
-void load_fields(input_archive& ar, T& v, std::uint32_t version) {
+BIFRONS_INLINE void load_fields(input_archive& ar, T& v, std::uint32_t version) {
   if constexpr (member_serialize<T>)
     v.serialize(ar);
   else if constexpr (member_serialize_versioned<T>)
@@ -198,7 +250,7 @@ void load_fields(input_archive& ar, T& v, std::uint32_t version) {
   else if constexpr (adl::free_load_versioned<T>)
     adl::call_free_load(ar, v, version);
   else
-    visit_members<member_count<T>>(v, [&](auto&... members) { ar(members...); });
+    visit_members<member_count<T>>(v, [&](auto&... members) BIFRONS_INLINE_LAMBDA { ar(members...); });
   (void)version;
 }
 

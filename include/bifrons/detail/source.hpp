@@ -46,7 +46,7 @@ class source {
   }
 
   /// Returns n bytes and advances past them, or nullptr after recording unexpected_end.
-  [[nodiscard]] const std::byte* take(std::size_t n) noexcept {
+  [[nodiscard]] BIFRONS_INLINE const std::byte* take(std::size_t n) noexcept {
     if (remaining() < n) [[unlikely]] {
       fail(errc::unexpected_end);
       return nullptr;
@@ -56,7 +56,7 @@ class source {
     return p;
   }
 
-  [[nodiscard]] std::uint8_t read_byte() noexcept {
+  [[nodiscard]] BIFRONS_INLINE std::uint8_t read_byte() noexcept {
     if (ptr_ == limit_) [[unlikely]] {
       fail(errc::unexpected_end);
       return 0;
@@ -65,7 +65,7 @@ class source {
   }
 
   /// Reads a minimal LEB128 varint of at most 64 bits (0 after an error).
-  [[nodiscard]] std::uint64_t read_varint() noexcept {
+  [[nodiscard]] BIFRONS_INLINE std::uint64_t read_varint() noexcept {
     if (ptr_ != limit_ && static_cast<std::uint8_t>(*ptr_) < 0x80) [[likely]]
       return static_cast<std::uint8_t>(*ptr_++);
     return read_varint_slow();
@@ -89,7 +89,7 @@ class source {
   /// Reads an element count and checks it before anything is allocated: against the elements
   /// limit, against the bytes left (each element needs at least min_wire bytes), and against
   /// the allocation budget (each element costs alloc_size bytes). Returns 0 after an error.
-  [[nodiscard]] std::size_t read_count(std::size_t min_wire, std::size_t alloc_size) noexcept {
+  [[nodiscard]] BIFRONS_INLINE std::size_t read_count(std::size_t min_wire, std::size_t alloc_size) noexcept {
     const std::byte* start = ptr_;
     const std::uint64_t n = read_varint();
     if (failed()) return 0;
@@ -101,9 +101,9 @@ class source {
   }
 
   /// Charges count x size bytes to the allocation budget.
-  bool charge(std::uint64_t count, std::size_t size) noexcept { return charge_at(ptr_, count, size); }
+  BIFRONS_INLINE bool charge(std::uint64_t count, std::size_t size) noexcept { return charge_at(ptr_, count, size); }
 
-  bool enter() noexcept {
+  BIFRONS_INLINE bool enter() noexcept {
     if (depth_left_ == 0) [[unlikely]] {
       fail(errc::depth_limit_exceeded);
       return false;
@@ -161,7 +161,7 @@ class source {
     return 0;
   }
 
-  bool charge_at(const std::byte* where, std::uint64_t count, std::size_t size) noexcept {
+  BIFRONS_INLINE bool charge_at(const std::byte* where, std::uint64_t count, std::size_t size) noexcept {
     // Checked multiplication: count * size must not wrap before the comparison.
     if (size != 0 && count > alloc_left_ / size) [[unlikely]] {
       ptr_ = where;

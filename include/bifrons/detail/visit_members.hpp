@@ -3,13 +3,15 @@
 
 #include <cstddef>
 
+#include "config.hpp"
+
 namespace bifrons::detail {
 
 inline constexpr std::size_t max_aggregate_members = 64;
 
 // Calls f with references to the N members of the aggregate t, in declaration order.
 template <std::size_t N, class T, class F>
-constexpr decltype(auto) visit_members(T& t, F&& f) {
+BIFRONS_INLINE constexpr decltype(auto) visit_members(T& t, F&& f) {
   if constexpr (N == 0) {
     (void)t;
     return f();

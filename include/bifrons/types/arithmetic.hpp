@@ -28,7 +28,7 @@ template <class T>
 using wire_integer_t = std::conditional_t<std::is_same_v<std::remove_cv_t<T>, wchar_t>, std::uint32_t, T>;
 
 template <class T>
-std::size_t varint_integer_size(T v) noexcept {
+BIFRONS_INLINE std::size_t varint_integer_size(T v) noexcept {
   using W = wire_integer_t<T>;
   if constexpr (std::is_signed_v<W>)
     return varint_size(zigzag(static_cast<std::int64_t>(v)));
@@ -37,7 +37,7 @@ std::size_t varint_integer_size(T v) noexcept {
 }
 
 template <class T>
-std::byte* write_varint_integer(std::byte* out, T v) noexcept {
+BIFRONS_INLINE std::byte* write_varint_integer(std::byte* out, T v) noexcept {
   using W = wire_integer_t<T>;
   if constexpr (std::is_signed_v<W>)
     return write_varint(out, zigzag(static_cast<std::int64_t>(v)));
@@ -59,7 +59,7 @@ constexpr bool fits(W v) noexcept {
 }
 
 template <class T>
-void read_varint_integer(source& in, T& v) noexcept {
+BIFRONS_INLINE void read_varint_integer(source& in, T& v) noexcept {
   const std::byte* start = in.position();
   const std::uint64_t raw = in.read_varint();
   if constexpr (std::is_signed_v<wire_integer_t<T>>) {
@@ -95,14 +95,15 @@ inline constexpr std::size_t wire_width =
     : std::is_same_v<std::remove_cv_t<T>, wchar_t>                                                 ? 4
                                                                                                     : sizeof(T);
 
-/// The block can be copied with memcpy in both directions: same width, little-endian host,
-/// and every byte pattern is a valid value (not true of bool).
+/// The block can be copied with memcpy in both directions: same width, little-endian host (or
+/// one-byte elements, which have no byte order), and every byte pattern is a valid value (not
+/// true of bool).
 template <block_element T>
-inline constexpr bool block_is_memcpy =
-    host_is_little_endian && wire_width<T> == sizeof(T) && !std::is_same_v<std::remove_cv_t<T>, bool>;
+inline constexpr bool block_is_memcpy = (host_is_little_endian || sizeof(T) == 1) && wire_width<T> == sizeof(T) &&
+                                        !std::is_same_v<std::remove_cv_t<T>, bool>;
 
 template <block_element T>
-inline std::byte* store_element(std::byte* out, T v) noexcept {
+BIFRONS_INLINE std::byte* store_element(std::byte* out, T v) noexcept {
   using U = uint_of_size_t<wire_width<T>>;
   if constexpr (std::is_floating_point_v<T>)
     return store_le(out, std::bit_cast<U>(v));
@@ -117,7 +118,7 @@ inline std::byte* store_element(std::byte* out, T v) noexcept {
 /// Loads one element; false if the value does not fit T (a wide long on a 32-bit host, a bool
 /// byte other than 0 or 1).
 template <block_element T>
-inline bool load_element(const std::byte* in, T& v) noexcept {
+BIFRONS_INLINE bool load_element(const std::byte* in, T& v) noexcept {
   using U = uint_of_size_t<wire_width<T>>;
   const U raw = load_le<U>(in);
   if constexpr (std::is_floating_point_v<T>) {
@@ -173,18 +174,18 @@ inline bool read_block(const std::byte* in, T* data, std::size_t n) noexcept {
 template <detail::varint_integer T>
 struct codec<T> {
   static constexpr std::size_t min_size = 1;
-  static std::size_t size(T v) noexcept { return detail::varint_integer_size(v); }
-  static std::byte* write(std::byte* out, T v) noexcept { return detail::write_varint_integer(out, v); }
-  static void read(detail::source& in, T& v) noexcept { detail::read_varint_integer(in, v); }
+  BIFRONS_INLINE static std::size_t size(T v) noexcept { return detail::varint_integer_size(v); }
+  BIFRONS_INLINE static std::byte* write(std::byte* out, T v) noexcept { return detail::write_varint_integer(out, v); }
+  BIFRONS_INLINE static void read(detail::source& in, T& v) noexcept { detail::read_varint_integer(in, v); }
 };
 
 template <class T>
   requires std::is_floating_point_v<T> && (!std::is_same_v<T, long double>)
 struct codec<T> {
   static constexpr std::size_t min_size = sizeof(T);
-  static constexpr std::size_t size(T) noexcept { return sizeof(T); }
-  static std::byte* write(std::byte* out, T v) noexcept { return detail::store_element(out, v); }
-  static void read(detail::source& in, T& v) noexcept {
+  BIFRONS_INLINE static constexpr std::size_t size(T) noexcept { return sizeof(T); }
+  BIFRONS_INLINE static std::byte* write(std::byte* out, T v) noexcept { return detail::store_element(out, v); }
+  BIFRONS_INLINE static void read(detail::source& in, T& v) noexcept {
     if (const std::byte* p = in.take(sizeof(T))) detail::load_element(p, v);
   }
 };
@@ -194,9 +195,9 @@ template <class T>
   requires detail::one_byte_char<T> || std::is_same_v<T, bool> || std::is_same_v<T, std::byte>
 struct codec<T> {
   static constexpr std::size_t min_size = 1;
-  static constexpr std::size_t size(T) noexcept { return 1; }
-  static std::byte* write(std::byte* out, T v) noexcept { return detail::store_element(out, v); }
-  static void read(detail::source& in, T& v) noexcept {
+  BIFRONS_INLINE static constexpr std::size_t size(T) noexcept { return 1; }
+  BIFRONS_INLINE static std::byte* write(std::byte* out, T v) noexcept { return detail::store_element(out, v); }
+  BIFRONS_INLINE static void read(detail::source& in, T& v) noexcept {
     const std::byte* p = in.take(1);
     if (p && !detail::load_element(p, v)) [[unlikely]] {
       in.rewind(p);
@@ -211,11 +212,11 @@ template <class T>
 struct codec<T> {
   using underlying = std::underlying_type_t<T>;
   static constexpr std::size_t min_size = codec<underlying>::min_size;
-  static std::size_t size(T v) noexcept { return codec<underlying>::size(static_cast<underlying>(v)); }
-  static std::byte* write(std::byte* out, T v) noexcept {
+  BIFRONS_INLINE static std::size_t size(T v) noexcept { return codec<underlying>::size(static_cast<underlying>(v)); }
+  BIFRONS_INLINE static std::byte* write(std::byte* out, T v) noexcept {
     return codec<underlying>::write(out, static_cast<underlying>(v));
   }
-  static void read(detail::source& in, T& v) noexcept {
+  BIFRONS_INLINE static void read(detail::source& in, T& v) noexcept {
     underlying u{};
     codec<underlying>::read(in, u);
     v = static_cast<T>(u);
@@ -243,11 +244,11 @@ struct codec<fixed_ref<T>> {
   using integer = typename std::conditional_t<std::is_enum_v<value_type>, std::underlying_type<value_type>,
                                               std::type_identity<value_type>>::type;
   static constexpr std::size_t min_size = detail::wire_width<integer>;
-  static constexpr std::size_t size(const fixed_ref<T>&) noexcept { return min_size; }
-  static std::byte* write(std::byte* out, const fixed_ref<T>& f) noexcept {
+  BIFRONS_INLINE static constexpr std::size_t size(const fixed_ref<T>&) noexcept { return min_size; }
+  BIFRONS_INLINE static std::byte* write(std::byte* out, const fixed_ref<T>& f) noexcept {
     return detail::store_element(out, static_cast<integer>(f.value));
   }
-  static void read(detail::source& in, fixed_ref<T>& f) noexcept {
+  BIFRONS_INLINE static void read(detail::source& in, fixed_ref<T>& f) noexcept {
     const std::byte* p = in.take(min_size);
     if (!p) return;
     integer v{};
@@ -277,9 +278,9 @@ template <class T>
 struct codec<varint_ref<T>> {
   using inner = codec<std::remove_cv_t<T>>;
   static constexpr std::size_t min_size = inner::min_size;
-  static std::size_t size(const varint_ref<T>& v) noexcept { return inner::size(v.value); }
-  static std::byte* write(std::byte* out, const varint_ref<T>& v) noexcept { return inner::write(out, v.value); }
-  static void read(detail::source& in, varint_ref<T>& v) noexcept { inner::read(in, v.value); }
+  BIFRONS_INLINE static std::size_t size(const varint_ref<T>& v) noexcept { return inner::size(v.value); }
+  BIFRONS_INLINE static std::byte* write(std::byte* out, const varint_ref<T>& v) noexcept { return inner::write(out, v.value); }
+  BIFRONS_INLINE static void read(detail::source& in, varint_ref<T>& v) noexcept { inner::read(in, v.value); }
 };
 
 }  // namespace bifrons
