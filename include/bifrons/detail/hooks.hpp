@@ -63,17 +63,57 @@ void call_free_load(Ar& ar, T& t, std::uint32_t v) { load(ar, t, v); }
 }  // namespace adl
 
 template <class T>
-concept member_serialize = requires(T& t, input_archive& ar) { t.serialize(ar); };
+concept callable_member_serialize = requires(T& t, input_archive& ar) { t.serialize(ar); };
 template <class T>
-concept member_serialize_versioned = requires(T& t, input_archive& ar, std::uint32_t v) { t.serialize(ar, v); };
+concept callable_member_serialize_versioned = requires(T& t, input_archive& ar, std::uint32_t v) {
+  t.serialize(ar, v);
+};
 template <class T>
-concept member_save = requires(const T& t, output_archive& ar) { t.save(ar); };
+concept callable_member_save = requires(const T& t, output_archive& ar) { t.save(ar); };
 template <class T>
-concept member_save_versioned = requires(const T& t, output_archive& ar, std::uint32_t v) { t.save(ar, v); };
+concept callable_member_save_versioned = requires(const T& t, output_archive& ar, std::uint32_t v) { t.save(ar, v); };
 template <class T>
-concept member_load = requires(T& t, input_archive& ar) { t.load(ar); };
+concept callable_member_load = requires(T& t, input_archive& ar) { t.load(ar); };
 template <class T>
-concept member_load_versioned = requires(T& t, input_archive& ar, std::uint32_t v) { t.load(ar, v); };
+concept callable_member_load_versioned = requires(T& t, input_archive& ar, std::uint32_t v) { t.load(ar, v); };
+
+// A member hook found in a base class would serialize a derived object as if it were the base:
+// the derived fields would be lost without a word (a classic cereal surprise). So member hooks
+// count only when T itself declares them; a hook that is only inherited is a compile error.
+template <class M>
+struct member_owner;
+template <class C, class F>
+struct member_owner<F C::*> {
+  using type = C;
+};
+
+template <class T>
+concept inherits_serialize = requires { &T::template serialize<input_archive>; } &&
+                             !std::is_same_v<typename member_owner<decltype(&T::template serialize<input_archive>)>::type, T>;
+template <class T>
+concept inherits_save = requires { &T::template save<output_archive>; } &&
+                        !std::is_same_v<typename member_owner<decltype(&T::template save<output_archive>)>::type, T>;
+template <class T>
+concept inherits_load = requires { &T::template load<input_archive>; } &&
+                        !std::is_same_v<typename member_owner<decltype(&T::template load<input_archive>)>::type, T>;
+
+template <class T>
+concept member_serialize = callable_member_serialize<T> && !inherits_serialize<T>;
+template <class T>
+concept member_serialize_versioned = callable_member_serialize_versioned<T> && !inherits_serialize<T>;
+template <class T>
+concept member_save = callable_member_save<T> && !inherits_save<T>;
+template <class T>
+concept member_save_versioned = callable_member_save_versioned<T> && !inherits_save<T>;
+template <class T>
+concept member_load = callable_member_load<T> && !inherits_load<T>;
+template <class T>
+concept member_load_versioned = callable_member_load_versioned<T> && !inherits_load<T>;
+
+template <class T>
+inline constexpr bool has_only_inherited_hooks =
+    (inherits_serialize<T> || inherits_save<T> || inherits_load<T>) && !member_serialize<T> &&
+    !member_serialize_versioned<T> && !member_save<T> && !member_save_versioned<T>;
 
 template <class T>
 inline constexpr bool has_member_save = member_save<T> || member_save_versioned<T>;
@@ -184,7 +224,11 @@ inline constexpr std::size_t member_count = count_members<T>();
 
 template <class T>
 constexpr void check_hooks() {
-  static_assert(!(hook_count<T> == 0 && !reflectable_aggregate<T>),
+  static_assert(!(hook_count<T> == 0 && has_only_inherited_hooks<T>),
+                "bifrons: this type only inherits a serialization hook from a base class, which would "
+                "lose the derived class's fields. Declare its own hook: "
+                "`template <class Archive> void serialize(Archive& ar) { ar(bifrons::base<Base>(*this), member1); }`.");
+  static_assert(!(hook_count<T> == 0 && !reflectable_aggregate<T> && !has_only_inherited_hooks<T>),
                 "bifrons: this type is not an aggregate and has no serialization hook. Add one of: "
                 "a member `template <class Archive> void serialize(Archive& ar) { ar(member1, member2); }`; "
                 "a free `template <class Archive> void serialize(Archive& ar, T& value)` in T's namespace; "

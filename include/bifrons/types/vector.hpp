@@ -27,11 +27,16 @@ struct codec<std::vector<bool, Alloc>> {
     return out;
   }
   static void read(detail::source& in, std::vector<bool, Alloc>& v) {
+    const std::byte* at = in.position();
     const std::size_t n = in.read_count(0, 0);
     if (in.failed()) return;
-    // A byte holds eight elements: check the bytes, then charge the packed storage.
+    // A byte holds eight elements: check the bytes, then charge the packed storage. Like every
+    // other count error, these are reported at the count.
     const std::size_t bytes = n / 8 + (n % 8 != 0);
-    if (bytes > in.remaining()) return in.fail(errc::count_exceeds_input);
+    if (bytes > in.remaining()) {
+      in.rewind(at);
+      return in.fail(errc::count_exceeds_input);
+    }
     if (!in.charge(bytes, 1)) return;
     const std::byte* p = in.take(bytes);
     if (!p) return;
