@@ -33,6 +33,9 @@ class fresh_scope {
   bool saved_;
 };
 
+template <class T>
+concept memcpy_block_element = block_element<T> && block_is_memcpy<T>;
+
 /// Fewest bytes one element takes inside a sequence.
 template <class T>
 constexpr std::size_t element_min_size() {
@@ -126,16 +129,17 @@ struct sequence_codec {
   static void read(source& in, C& c) {
     const std::size_t n = in.read_count(element_min_size<T>(), sizeof(T));
     if (in.failed()) return;
-    if constexpr (block_element<T> && std::is_same_v<T, typename C::value_type> &&
-                  requires(const T* p) { c.assign(p, p + n); }) {
-      // Strings and vectors of one-byte elements: assign copies without zero-filling first.
-      if constexpr (sizeof(T) == 1 && block_is_memcpy<T>) {
-        const std::byte* p = in.take(n);
-        if (!p) return;
+    if constexpr (memcpy_block_element<T> && requires(const T* p) { c.assign(p, p + n); }) {
+      // assign() copies into fresh storage in one pass; resize() would zero it first.
+      const std::byte* p = in.take(n * sizeof(T));
+      if (!p) return;
+      if constexpr (sizeof(T) == 1) {
         const auto* first = reinterpret_cast<const T*>(p);
         c.assign(first, first + n);
-        return;
+      } else {
+        c.assign(block_iterator<T>(p), block_iterator<T>(p + n * sizeof(T)));
       }
+      return;
     }
     const std::size_t reused = std::min(range_size(c), n);
     c.resize(n);
