@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstring>
 #include <iterator>
+#include <ranges>
 #include <type_traits>
 #include <utility>
 
@@ -99,7 +100,9 @@ void read_elements(source& in, It first, std::size_t n, std::size_t reused) {
     }
     if (!ok) [[unlikely]] {
       in.rewind(p);
-      in.fail(errc::value_out_of_range);
+      // A bool byte other than 0/1 is an invalid value, as for a scalar bool; any other
+      // element that does not load is a wide integer that does not fit the host's type.
+      in.fail(std::is_same_v<T, bool> ? errc::invalid_value : errc::value_out_of_range);
     }
   } else {
     fresh_scope scope(in);
@@ -159,6 +162,42 @@ struct fixed_array_codec {
   }
 };
 
+/// `ar(bifrons::varint(v))` on an array of integers or enums: the elements as varints (zigzag for
+/// signed) instead of one raw block. Sequences keep their count; fixed arrays have none.
+template <class C>
+concept varint_range = std::ranges::range<C> &&
+                       (varint_integer<std::ranges::range_value_t<C>> || std::is_enum_v<std::ranges::range_value_t<C>>);
+
+template <class C>
+struct varint_range_codec {
+  using T = std::remove_cv_t<std::ranges::range_value_t<C>>;
+  static constexpr bool counted = requires(C& c, std::size_t n) { c.resize(n); };
+  // A fixed array's element count is sizeof(C) / sizeof(T) for std::array and C arrays alike.
+  static constexpr std::size_t min_size = counted ? 1 : sizeof(C) / sizeof(T) * codec<T>::min_size;
+
+  static std::size_t size(const C& c) {
+    std::size_t total = counted ? varint_size(range_size(c)) : 0;
+    for (const T e : c) total += codec<T>::size(e);
+    return total;
+  }
+  static std::byte* write(std::byte* out, const C& c) {
+    if constexpr (counted) out = write_varint(out, range_size(c));
+    for (const T e : c) out = codec<T>::write(out, e);
+    return out;
+  }
+  static void read(source& in, C& c) {
+    if constexpr (counted) {
+      const std::size_t n = in.read_count(codec<T>::min_size, sizeof(T));
+      if (in.failed()) return;
+      c.resize(n);
+    }
+    for (auto& e : c) {
+      codec<T>::read(in, e);
+      if (in.failed()) [[unlikely]] return;
+    }
+  }
+};
+
 /// Inserts one element read from the input; false (duplicate_key) if a unique container
 /// already holds its key.
 template <class C, class V>
@@ -210,3 +249,14 @@ struct associative_codec {
 };
 
 }  // namespace bifrons::detail
+
+namespace bifrons {
+template <detail::varint_range C>
+struct codec<varint_ref<C>> {
+  using inner = detail::varint_range_codec<std::remove_cv_t<C>>;
+  static constexpr std::size_t min_size = inner::min_size;
+  static std::size_t size(const varint_ref<C>& v) { return inner::size(v.value); }
+  static std::byte* write(std::byte* out, const varint_ref<C>& v) { return inner::write(out, v.value); }
+  static void read(detail::source& in, varint_ref<C>& v) { inner::read(in, v.value); }
+};
+}  // namespace bifrons

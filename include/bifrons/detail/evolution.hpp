@@ -81,7 +81,9 @@ struct struct_codec {
     if constexpr (resettable<T>) {
       // The data ended before some fields. A default-constructed object already holds their
       // defaults; an object being reused may hold stale values, so reset it and read again.
-      if (ar.missing() && !in.fresh && !in.failed()) [[unlikely]]
+      // Data of an older class version counts too: a versioned hook may skip the fields that
+      // version lacks (`if (version >= 2) ar(x);`) without the envelope ending early.
+      if ((ar.missing() || (versioned && version < class_version<T>())) && !in.fresh && !in.failed()) [[unlikely]]
         reread_from_defaults(in, v, fields, version);
     }
     in.widen(body_end, saved);
@@ -140,9 +142,25 @@ class deprecated {
 
 template <class T>
 struct codec<deprecated<T>> {
+  // A retired struct is written as an empty envelope (the byte 0x00), not as the encoding of
+  // T{} (which holds every field): a reader of T sees every field missing, so it gets T's
+  // defaults all the same, for one byte.
+  static constexpr bool empty_envelope = std::is_base_of_v<detail::struct_codec<T>, codec<T>>;
   static constexpr std::size_t min_size = detail::min_size_of<T>;
-  static std::size_t size(const deprecated<T>&) { return codec<T>::size(T{}); }
-  static std::byte* write(std::byte* out, const deprecated<T>&) { return codec<T>::write(out, T{}); }
+  static std::size_t size(const deprecated<T>&) {
+    if constexpr (empty_envelope)
+      return 1;
+    else
+      return codec<T>::size(T{});
+  }
+  static std::byte* write(std::byte* out, const deprecated<T>&) {
+    if constexpr (empty_envelope) {
+      *out = std::byte{0};
+      return out + 1;
+    } else {
+      return codec<T>::write(out, T{});
+    }
+  }
   static void read(detail::source& in, deprecated<T>&) {
     T discarded{};
     codec<T>::read(in, discarded);

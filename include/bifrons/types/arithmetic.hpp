@@ -328,6 +328,12 @@ struct varint_ref {
 };
 
 template <class T>
+  requires detail::varint_integer<std::remove_cv_t<T>> || std::is_enum_v<std::remove_cv_t<T>> ||
+           (requires(T& t) {
+             std::begin(t);
+             std::end(t);
+           } && (detail::varint_integer<std::remove_cvref_t<decltype(*std::begin(std::declval<T&>()))>> ||
+                 std::is_enum_v<std::remove_cvref_t<decltype(*std::begin(std::declval<T&>()))>>))
 constexpr varint_ref<T> varint(T& value) noexcept {
   return {value};
 }
