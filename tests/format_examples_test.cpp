@@ -1,0 +1,357 @@
+// Checks every worked example of docs/format.md byte for byte: to_bytes gives exactly the bytes
+// of the document, serialized_size agrees, and from_bytes of those bytes gives the value back.
+// The hex strings here are the document's, character for character; the examples were computed
+// by hand from the format rules, not copied from the library's output.
+//
+// Nothing here depends on the host: the expectations hold on big-endian and 32-bit hosts too
+// (long travels as 8 bytes in arrays whatever sizeof(long) is; wchar_t as 4).
+
+#include <bifrons/bifrons.hpp>
+#include <gtest/gtest.h>
+
+#include <array>
+#include <bit>
+#include <bitset>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+namespace {
+
+// ---- helpers ------------------------------------------------------------------------------
+
+/// Parses hex digit pairs; whitespace between bytes is ignored.
+std::vector<std::byte> hex(std::string_view text) {
+  const auto digit = [](char c) -> unsigned {
+    if (c >= '0' && c <= '9') return static_cast<unsigned>(c - '0');
+    if (c >= 'a' && c <= 'f') return static_cast<unsigned>(c - 'a' + 10);
+    if (c >= 'A' && c <= 'F') return static_cast<unsigned>(c - 'A' + 10);
+    ADD_FAILURE() << "bad hex digit '" << c << "'";
+    return 0;
+  };
+  std::vector<std::byte> out;
+  for (std::size_t i = 0; i < text.size();) {
+    if (text[i] == ' ' || text[i] == '\n') {
+      ++i;
+      continue;
+    }
+    if (i + 1 >= text.size()) {
+      ADD_FAILURE() << "odd number of hex digits in \"" << text << "\"";
+      break;
+    }
+    out.push_back(static_cast<std::byte>(digit(text[i]) << 4 | digit(text[i + 1])));
+    i += 2;
+  }
+  return out;
+}
+
+/// "0a 1b ..." for readable failure messages.
+std::string to_hex(std::span<const std::byte> bytes) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string s;
+  for (const std::byte b : bytes) {
+    if (!s.empty()) s += ' ';
+    s += digits[std::to_integer<unsigned>(b) >> 4];
+    s += digits[std::to_integer<unsigned>(b) & 0xf];
+  }
+  return s;
+}
+
+/// Value equality for the round trip: floating point compares bit patterns (so -0.0 and NaN
+/// payloads count), unique_ptr compares what it points to.
+template <class T>
+bool same(const T& a, const T& b) {
+  if constexpr (std::is_same_v<T, float>)
+    return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+  else if constexpr (std::is_same_v<T, double>)
+    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+  else
+    return a == b;
+}
+template <class T>
+bool same(const std::unique_ptr<T>& a, const std::unique_ptr<T>& b) {
+  return a && b ? same(*a, *b) : !a && !b;
+}
+
+/// from_bytes<T>(bytes) equals value.
+template <class T>
+void expect_decodes(std::string_view bytes, const T& value) {
+  SCOPED_TRACE(testing::Message() << "decoding " << bytes);
+  const auto result = bifrons::try_from_bytes<T>(hex(bytes));
+  ASSERT_TRUE(result) << bifrons::describe(result.code()) << " at byte " << result.offset();
+  EXPECT_TRUE(same(*result, value));
+}
+
+/// The example in both directions: value encodes to exactly bytes, and bytes decode to value.
+template <class T>
+void expect_example(const T& value, std::string_view bytes) {
+  SCOPED_TRACE(testing::Message() << "example " << bytes);
+  const std::vector<std::byte> expected = hex(bytes);
+  EXPECT_EQ(to_hex(bifrons::to_bytes(value)), to_hex(expected));
+  EXPECT_EQ(bifrons::serialized_size(value), expected.size());
+  expect_decodes(bytes, value);
+}
+
+/// from_bytes<T>(bytes) fails with code at offset.
+template <class T>
+void expect_error(std::string_view bytes, bifrons::errc code, std::size_t offset) {
+  SCOPED_TRACE(testing::Message() << "rejecting " << bytes);
+  const auto result = bifrons::try_from_bytes<T>(hex(bytes));
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.code(), code) << bifrons::describe(result.code());
+  EXPECT_EQ(result.offset(), offset);
+}
+
+TEST(FormatExampleHelpers, HexParsesPairsAndIgnoresSpaces) {
+  EXPECT_EQ(to_hex(hex("00 7f\n80 ff")), "00 7f 80 ff");
+  EXPECT_EQ(hex("0A1b").size(), 2u);
+  EXPECT_TRUE(same(std::make_unique<int>(1), std::make_unique<int>(1)));
+  EXPECT_FALSE(same(std::make_unique<int>(1), std::unique_ptr<int>()));
+  EXPECT_FALSE(same(0.0, -0.0));
+}
+
+// ---- the types of the examples (docs/format.md spells them the same way) -------------------
+
+enum class Side : std::int8_t { buy = 1, sell = -1 };
+enum class Status : std::uint16_t { ok = 200, moved = 301 };
+
+struct Limits {
+  std::uint32_t daily;
+  std::uint32_t monthly;
+  friend bool operator==(const Limits&, const Limits&) = default;
+};
+struct Order {
+  std::int32_t id;
+  std::string symbol;
+  double price = 0;
+  friend bool operator==(const Order&, const Order&) = default;
+};
+struct Account {
+  std::int32_t id;
+  std::string name;
+  Limits limits;
+  std::vector<Order> orders;
+  friend bool operator==(const Account&, const Account&) = default;
+};
+
+struct Blob {
+  std::vector<std::uint8_t> data;
+  friend bool operator==(const Blob&, const Blob&) = default;
+};
+
+struct Reading {
+  static constexpr std::uint32_t bifrons_version = 2;
+  std::int32_t millikelvin = 0;  // version 1 stored kelvin
+
+  template <class Ar>
+  void serialize(Ar& ar, std::uint32_t version) {
+    ar(millikelvin);
+    if constexpr (Ar::is_loading) {
+      if (version < 2) millikelvin *= 1000;
+    }
+  }
+  friend bool operator==(const Reading&, const Reading&) = default;
+};
+
+struct PointV1 {
+  std::int32_t x;
+  std::int32_t y;
+  friend bool operator==(const PointV1&, const PointV1&) = default;
+};
+struct PointV2 {
+  std::int32_t x;
+  std::int32_t y;
+  std::int32_t z = 0;
+  friend bool operator==(const PointV2&, const PointV2&) = default;
+};
+
+struct ItemV1 {
+  std::int32_t id;
+  std::string note;
+  std::int32_t qty;
+  friend bool operator==(const ItemV1&, const ItemV1&) = default;
+};
+struct ItemV2 {
+  std::int32_t id;
+  bifrons::deprecated<std::string> note;
+  std::int32_t qty;
+  friend bool operator==(const ItemV2&, const ItemV2&) = default;
+};
+
+// ---- the examples, numbered as in docs/format.md --------------------------------------------
+
+TEST(FormatExamples, Example01SmallIntegers) {
+  expect_example(std::uint32_t{0}, "00");
+  expect_example(std::uint32_t{1}, "01");
+  expect_example(std::int32_t{1}, "02");
+  expect_example(std::int32_t{-1}, "01");
+  expect_example(std::int32_t{63}, "7e");
+  expect_example(std::int32_t{-64}, "7f");
+  expect_example(std::int32_t{64}, "80 01");
+  expect_example(std::uint8_t{200}, "c8 01");
+  expect_example(std::int8_t{-128}, "ff 01");
+  expect_example(char{'A'}, "41");
+  expect_example(true, "01");
+}
+
+TEST(FormatExamples, Example02LargeAndNegativeIntegers) {
+  expect_example(std::uint32_t{300}, "ac 02");
+  expect_example(std::int64_t{-300}, "d7 04");
+  expect_example(std::uint32_t{4294967295u}, "ff ff ff ff 0f");
+  expect_example(std::numeric_limits<std::int64_t>::max(), "fe ff ff ff ff ff ff ff ff 01");
+  expect_example(std::numeric_limits<std::int64_t>::min(), "ff ff ff ff ff ff ff ff ff 01");
+  expect_example(std::numeric_limits<std::uint64_t>::max(), "ff ff ff ff ff ff ff ff ff 01");
+}
+
+TEST(FormatExamples, Example03Enums) {
+  expect_example(Side::sell, "01");
+  expect_example(Side::buy, "02");
+  expect_example(Status::moved, "ad 02");
+}
+
+TEST(FormatExamples, Example04FloatingPoint) {
+  expect_example(1.5, "00 00 00 00 00 00 f8 3f");
+  expect_example(-2.0, "00 00 00 00 00 00 00 c0");
+  expect_example(1.0f, "00 00 80 3f");
+  expect_example(-0.0f, "00 00 00 80");
+}
+
+TEST(FormatExamples, Example05Strings) {
+  expect_example(std::string{}, "00");
+  expect_example(std::string{"hi"}, "02 68 69");
+  expect_example(std::u8string{u8"\u00e9"}, "02 c3 a9");
+  expect_example(std::u16string{u"h\u00e9"}, "02 68 00 e9 00");
+  expect_example(std::u32string{U"\u20ac"}, "01 ac 20 00 00");
+  expect_example(std::wstring{L"h"}, "01 68 00 00 00");
+}
+
+TEST(FormatExamples, Example06ArithmeticBlocks) {
+  expect_example(std::vector<std::int32_t>{1, -2, 256}, "03 01 00 00 00 fe ff ff ff 00 01 00 00");
+  expect_example(std::vector<std::int8_t>{-1, 1}, "02 ff 01");
+  expect_example(std::vector<long>{-1}, "01 ff ff ff ff ff ff ff ff");
+  expect_example(std::array<std::int16_t, 2>{1, -1}, "01 00 ff ff");
+}
+
+TEST(FormatExamples, Example07VectorOfStrings) {
+  expect_example(std::vector<std::string>{"a", "bc"}, "02 01 61 02 62 63");
+}
+
+TEST(FormatExamples, Example08NestedStruct) {
+  const Account account{7, "Ann", {500, 10000}, {{1, "AB", 2.5}}};
+  expect_example(account, "30 0e 03 41 6e 6e 08 f4 03 90 4e 01 18 02 02 41 42 00 00 00 00 00 00 04 40");
+}
+
+TEST(FormatExamples, Example09TwoByteEnvelopeHeader) {
+  Blob blob;
+  for (std::uint8_t i = 0; i < 63; ++i) blob.data.push_back(i);
+  expect_example(blob, R"(80 01 3f
+00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f
+10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f
+20 21 22 23 24 25 26 27 28 29 2a 2b 2c 2d 2e 2f
+30 31 32 33 34 35 36 37 38 39 3a 3b 3c 3d 3e)");
+}
+
+TEST(FormatExamples, Example10VersionedStruct) {
+  expect_example(Reading{300000}, "09 02 c0 cf 24");
+  // Written by version 1 of Reading (kelvin): the hook sees version 1 and converts.
+  expect_decodes("07 01 d8 04", Reading{300000});
+}
+
+TEST(FormatExamples, Example11AppendedField) {
+  expect_example(PointV1{3, -4}, "04 06 07");
+  expect_example(PointV2{3, -4, 1}, "06 06 07 02");
+  expect_decodes("06 06 07 02", PointV1{3, -4});    // old reader: skips z
+  expect_decodes("04 06 07", PointV2{3, -4, 0});    // new reader: z keeps its default
+}
+
+TEST(FormatExamples, Example12Optional) {
+  expect_example(std::optional<std::int32_t>{}, "00");
+  expect_example(std::optional<std::int32_t>{5}, "01 0a");
+  expect_example(std::optional<std::string>{""}, "01 00");
+}
+
+TEST(FormatExamples, Example13Variant) {
+  using V = std::variant<std::int32_t, std::string>;
+  expect_example(V{std::int32_t{5}}, "00 0a");
+  expect_example(V{std::string{"hi"}}, "01 02 68 69");
+  expect_example(std::variant<std::monostate, std::int32_t>{}, "00");
+}
+
+TEST(FormatExamples, Example14MapAndSet) {
+  expect_example(std::map<std::string, std::int32_t>{{"b", -1}, {"a", 1}}, "02 01 61 02 01 62 01");
+  expect_example(std::set<std::int32_t>{300, -1}, "02 01 d8 04");
+}
+
+TEST(FormatExamples, Example15Bits) {
+  expect_example(std::vector<bool>{true, false, true, true, false, false, false, false, true}, "09 0d 01");
+  expect_example(std::bitset<10>{0b10'0000'0001}, "01 02");
+  expect_example(std::array<bool, 3>{true, false, true}, "01 00 01");
+}
+
+TEST(FormatExamples, Example16DeprecatedField) {
+  expect_example(ItemV1{5, "hi", 3}, "0a 0a 02 68 69 06");
+  expect_example(ItemV2{5, {}, 3}, "06 0a 00 06");
+  expect_decodes("0a 0a 02 68 69 06", ItemV2{5, {}, 3});  // new reader discards the note
+  expect_decodes("06 0a 00 06", ItemV1{5, "", 3});        // old reader sees an empty note
+}
+
+TEST(FormatExamples, Example17UniquePtr) {
+  expect_example(std::unique_ptr<std::int32_t>{}, "00");
+  expect_example(std::make_unique<std::int32_t>(7), "01 0e");
+  expect_example(std::make_unique<PointV1>(PointV1{3, -4}), "01 04 06 07");
+}
+
+TEST(FormatExamples, Example18ConcatenatedValues) {
+  const std::vector<std::byte> expected = hex("02 01 61 04 06 07");
+  std::vector<std::byte> out;
+  bifrons::writer w(out);
+  w(std::int32_t{1}, std::string{"a"}, PointV1{3, -4});
+  EXPECT_EQ(to_hex(out), to_hex(expected));
+
+  std::int32_t n = 0;
+  std::string s;
+  PointV1 p{};
+  bifrons::reader r(expected);
+  r(n, s, p);
+  EXPECT_TRUE(r.done());
+  EXPECT_EQ(n, 1);
+  EXPECT_EQ(s, "a");
+  EXPECT_EQ(p, (PointV1{3, -4}));
+}
+
+TEST(FormatExamples, Example19RejectedInputs) {
+  using bifrons::errc;
+  expect_error<std::uint32_t>("80 00", errc::malformed_varint, 0);
+  expect_error<std::uint64_t>("ff ff ff ff ff ff ff ff ff 02", errc::malformed_varint, 0);
+  expect_error<std::uint32_t>("80 80 80 80 10", errc::value_out_of_range, 0);
+  expect_error<bool>("02", errc::invalid_value, 0);
+  expect_error<std::optional<std::int32_t>>("02", errc::invalid_value, 0);
+  expect_error<std::variant<std::int32_t, std::string>>("02 0a", errc::invalid_value, 0);
+  expect_error<std::string>("05 68 69", errc::count_exceeds_input, 0);
+  expect_error<std::set<std::string>>("02 01 61 01 61", errc::duplicate_key, 3);
+  expect_error<std::uint32_t>("01 02", errc::trailing_bytes, 1);
+  expect_error<PointV1>("04 06", errc::unexpected_end, 0);
+  expect_error<std::vector<bool>>("09 0d 03", errc::invalid_value, 2);
+}
+
+// Byte strings quoted in the text of docs/format.md outside the numbered examples.
+TEST(FormatExamples, InlineExamples) {
+  expect_error<std::uint32_t>("81 00", bifrons::errc::malformed_varint, 0);  // section 2
+  expect_example(std::vector<std::int8_t>{-1}, "01 ff");                     // section 7
+  expect_example(std::string{"\xc3\xa9"}, "02 c3 a9");                       // section 8
+  expect_example(std::u16string{u"\u00e9"}, "01 e9 00");
+  expect_example(std::u32string{U"\u00e9"}, "01 e9 00 00 00");
+  expect_example(std::wstring{L"\u00e9"}, "01 e9 00 00 00");
+}
+
+}  // namespace
