@@ -57,8 +57,12 @@ struct read_status {
   std::size_t offset;
 };
 
+// Flattened: with every codec inlined into one function, the cursor is a local whose address
+// never escapes, so it can live in registers instead of being reloaded after each store into
+// the object being read (stores through char* may alias anything). About -9% instructions on the
+// Account model.
 template <class T>
-read_status read_all(std::span<const std::byte> in, T& out, const read_options& options, bool fresh) {
+[[gnu::flatten]] read_status read_all(std::span<const std::byte> in, T& out, const read_options& options, bool fresh) {
   source src(in.data(), in.size(), options);
   src.fresh = fresh;
   codec<T>::read(src, out);
