@@ -101,9 +101,12 @@ class reader {
 
   template <class T>
   void read_one(T& value) {
-    if (src_.failed()) return;
-    src_.fresh = false;
-    codec<T>::read(src_, value);
+    // After a failure (also a stream error found by the constructor) every read throws again
+    // rather than silently leaving value alone.
+    if (!src_.failed()) {
+      src_.fresh = false;
+      codec<T>::read(src_, value);
+    }
 #if BIFRONS_HAS_EXCEPTIONS
     if (src_.failed()) detail::raise(src_.error(), src_.error_offset());
 #endif

@@ -75,6 +75,7 @@ struct struct_codec {
     std::uint32_t version = 0;
     if (h & 1) version = in.read_varint_as<std::uint32_t>();
     const std::byte* fields = in.position();
+    const std::size_t budget = in.budget_left();
 
     input_archive ar(in);
     load_fields(ar, v, version);
@@ -84,7 +85,7 @@ struct struct_codec {
       // Data of an older class version counts too: a versioned hook may skip the fields that
       // version lacks (`if (version >= 2) ar(x);`) without the envelope ending early.
       if ((ar.missing() || (versioned && version < class_version<T>())) && !in.fresh && !in.failed()) [[unlikely]]
-        reread_from_defaults(in, v, fields, version);
+        reread_from_defaults(in, v, fields, budget, version);
     }
     in.widen(body_end, saved);
     in.leave();
@@ -93,9 +94,10 @@ struct struct_codec {
  private:
   // Out of line so that the common path has one copy of load_fields, which can then be inlined.
   [[gnu::noinline, gnu::cold]] static void reread_from_defaults(source& in, T& v, const std::byte* fields,
-                                                                std::uint32_t version) {
+                                                                std::size_t budget, std::uint32_t version) {
     v = T{};
     in.rewind(fields);
+    in.restore_budget(budget);  // the first pass's storage is gone: do not charge it twice
     in.fresh = true;
     input_archive again(in);
     load_fields(again, v, version);

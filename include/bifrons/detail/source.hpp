@@ -102,6 +102,14 @@ class source {
 
   /// Charges count x size bytes to the allocation budget.
   BIFRONS_INLINE bool charge(std::uint64_t count, std::size_t size) noexcept { return charge_at(ptr_, count, size); }
+  /// The same, reporting a refusal at `where`: the first byte of the value that needs the storage.
+  BIFRONS_INLINE bool charge(const std::byte* where, std::uint64_t count, std::size_t size) noexcept {
+    return charge_at(where, count, size);
+  }
+  /// The allocation budget left, and putting back a value saved earlier: a struct that is reset
+  /// and read again (struct_codec) has freed what its first pass charged.
+  [[nodiscard]] std::size_t budget_left() const noexcept { return alloc_left_; }
+  void restore_budget(std::size_t left) noexcept { alloc_left_ = left; }
 
   BIFRONS_INLINE bool enter() noexcept {
     if (depth_left_ == 0) [[unlikely]] {

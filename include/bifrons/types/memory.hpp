@@ -40,7 +40,7 @@ struct codec<std::unique_ptr<T>> {
     }
     const bool parent_fresh = in.fresh;
     if (!p) {
-      if (!in.charge(1, sizeof(T))) return;
+      if (!in.charge(at, 1, sizeof(T))) return;
       p = std::make_unique<T>();
       in.fresh = true;
     }

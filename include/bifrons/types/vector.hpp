@@ -37,7 +37,7 @@ struct codec<std::vector<bool, Alloc>> {
       in.rewind(at);
       return in.fail(errc::count_exceeds_input);
     }
-    if (!in.charge(bytes, 1)) return;
+    if (!in.charge(at, bytes, 1)) return;
     const std::byte* p = in.take(bytes);
     if (!p) return;
     if (n % 8 != 0 && (static_cast<unsigned>(p[bytes - 1]) >> (n % 8)) != 0) {

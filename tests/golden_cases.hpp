@@ -1,0 +1,982 @@
+#pragma once
+// The golden cases of wire format v1: the C++ types, the values, and for each case the bytes
+// the format prescribes, built by hand from the rules (docs: the brief's "Wire format") with
+// the tiny independent encoder in golden::spec. Shared by tests/golden_test.cpp,
+// tests/hostile_test.cpp and tools/write_golden.cpp.
+//
+// Each case is a class with
+//   static constexpr const char* name;      // tests/golden/<name>.bin
+//   using type = ...;                        // the C++ type the file holds
+//   static type value();                     // the value (deterministic on every platform)
+//   static std::vector<std::byte> spec();    // its encoding, spelled out from the format rules
+// and optionally `static constexpr bool streamed = true;` when the file holds several values
+// written one after another with bifrons::writer (type is then a std::tuple of those values).
+//
+// Platform independence: only fixed-width or range-safe values (long/unsigned long hold 32-bit
+// values, wchar_t holds BMP code points so a 16-bit wchar_t agrees), no size_t, no enum without
+// a fixed underlying type, no unordered container with more than one element, quiet NaNs only
+// (an x87 FPU quiets signalling NaNs when it loads them), doubles written as exact literals.
+
+#include <array>
+#include <bit>
+#include <bitset>
+#include <chrono>
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <forward_list>
+#include <initializer_list>
+#include <limits>
+#include <list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <ratio>
+#include <set>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <bifrons/bifrons.hpp>
+
+namespace golden {
+
+// =============================================================================================
+// Model types
+// =============================================================================================
+
+enum class Side : std::uint8_t { buy = 0, sell = 1 };
+
+struct Order {
+  std::int32_t id;
+  std::string symbol;
+  Side side;
+  double price;
+  double volume;
+  bool operator==(const Order&) const = default;
+};
+
+struct Balance {
+  std::string currency;
+  double amount;
+  bool operator==(const Balance&) const = default;
+};
+
+struct Account {
+  std::int32_t id;
+  std::string name;
+  Balance wallet;
+  std::vector<Order> orders;
+  bool operator==(const Account&) const = default;
+};
+
+enum class Small : std::int8_t { low = -128, high = 127 };
+enum class Wide : std::uint64_t { top = 0xFFFF'FFFF'FFFF'FFFFu };
+enum Plain : std::int16_t { plain_a = 0, plain_b = 300 };  // unscoped, but with a fixed type
+
+/// Every platform-named scalar type, at values every platform can hold.
+struct Scalars {
+  bool yes;
+  bool no;
+  char c;
+  signed char sc;
+  unsigned char uc;
+  char8_t c8;
+  std::byte b;
+  short s;
+  unsigned short us;
+  int i;
+  unsigned u;
+  long l;
+  unsigned long ul;
+  long long ll;
+  unsigned long long ull;
+  char16_t c16;
+  char32_t c32;
+  wchar_t wc;
+  Small small;
+  Wide wide;
+  Plain plain;
+  bool operator==(const Scalars&) const = default;
+};
+
+/// The per-field encoding overrides.
+struct Fixed {
+  std::uint32_t id = 0;
+  std::int64_t neg = 0;
+  Side side = Side::buy;
+  long l = 0;
+  std::int16_t s = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::fixed(id), bifrons::fixed(neg), bifrons::fixed(side), bifrons::fixed(l), bifrons::varint(s));
+  }
+  bool operator==(const Fixed&) const = default;
+};
+
+struct Strings {
+  std::string ascii;
+  std::string utf8;
+  std::string with_nul;
+  std::u8string u8;
+  std::u16string u16;
+  std::u32string u32;
+  std::wstring wide;
+  std::string empty;
+  bool operator==(const Strings&) const = default;
+};
+
+/// A class version of two varint bytes; the serialize hook sees the version of the data.
+struct Versioned {
+  static constexpr std::uint32_t bifrons_version = 300;
+  std::int32_t id = 0;
+  std::string name;
+  std::uint16_t flags = 0;
+  template <class Ar>
+  void serialize(Ar& ar, std::uint32_t version) {
+    ar(id, name);
+    if (version >= 2) ar(flags);
+  }
+  bool operator==(const Versioned&) const = default;
+};
+
+struct WithDeprecated {
+  std::int32_t id;
+  bifrons::deprecated<std::string> old_name;
+  double ratio;
+  bifrons::deprecated<double> old_ratio;
+  bifrons::deprecated<Balance> old_wallet;
+  std::string label;
+  bool operator==(const WithDeprecated&) const = default;
+};
+
+struct Animal {
+  std::string name;
+  std::uint16_t legs;
+  bool operator==(const Animal&) const = default;
+};
+
+struct Dog : Animal {
+  bool good;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Animal>(*this), good);
+  }
+  bool operator==(const Dog&) const = default;
+};
+
+struct Link {
+  std::int32_t value;
+  std::unique_ptr<Link> next;
+  friend bool operator==(const Link& a, const Link& b) {
+    if (a.value != b.value || bool(a.next) != bool(b.next)) return false;
+    return !a.next || *a.next == *b.next;
+  }
+};
+
+/// Body of exactly 64 bytes: the first body whose header takes two varint bytes.
+struct Body64 {
+  std::string text;
+  std::int32_t n;
+  bool operator==(const Body64&) const = default;
+};
+
+/// Body of exactly 8192 bytes: the first body whose header takes three varint bytes.
+struct Body8192 {
+  std::vector<std::uint8_t> data;
+  std::uint8_t end;
+  bool operator==(const Body8192&) const = default;
+};
+
+struct Empty {
+  bool operator==(const Empty&) const = default;
+};
+
+using Var = std::variant<std::monostate, std::int32_t, std::string, Order>;
+using Millis = std::chrono::duration<std::int64_t, std::milli>;
+
+// =============================================================================================
+// spec: an independent, deliberately naive encoder that spells out the format rules
+// =============================================================================================
+
+namespace spec {
+
+class bytes {
+ public:
+  /// LEB128: seven bits at a time, least significant group first, high bit = "more follows".
+  bytes& u(std::uint64_t v) {
+    do {
+      unsigned group = static_cast<unsigned>(v & 0x7f);
+      v >>= 7;
+      if (v != 0) group |= 0x80;
+      out.push_back(std::byte(group));
+    } while (v != 0);
+    return *this;
+  }
+  /// Zigzag: 0, -1, 1, -2, 2 ... map to 0, 1, 2, 3, 4 ...
+  bytes& s(std::int64_t v) {
+    const auto bits = static_cast<std::uint64_t>(v);
+    return u(v >= 0 ? bits * 2 : (~bits) * 2 + 1);
+  }
+  bytes& raw(std::initializer_list<unsigned> list) {
+    for (unsigned b : list) out.push_back(std::byte(b));
+    return *this;
+  }
+  /// width bytes of v, least significant first.
+  bytes& le(std::uint64_t v, unsigned width) {
+    for (unsigned i = 0; i < width; ++i) out.push_back(std::byte((v >> (8 * i)) & 0xff));
+    return *this;
+  }
+  bytes& f32(std::uint32_t bits) { return le(bits, 4); }
+  bytes& f64(std::uint64_t bits) { return le(bits, 8); }
+  /// A string of one-byte code units: count, then the units.
+  bytes& str(std::string_view text) {
+    u(text.size());
+    for (char c : text) out.push_back(std::byte(static_cast<unsigned char>(c)));
+    return *this;
+  }
+  bytes& add(const bytes& other) {
+    out.insert(out.end(), other.out.begin(), other.out.end());
+    return *this;
+  }
+  /// A struct without a version: varint(body_length << 1), then the body.
+  bytes& env(const bytes& body) {
+    u(static_cast<std::uint64_t>(body.out.size()) << 1);
+    return add(body);
+  }
+  /// A versioned struct: varint(length << 1 | 1), varint(version), fields; the length counts
+  /// the version varint.
+  bytes& env(std::uint32_t version, const bytes& fields) {
+    bytes body;
+    body.u(version).add(fields);
+    u((static_cast<std::uint64_t>(body.out.size()) << 1) | 1);
+    return add(body);
+  }
+
+  std::vector<std::byte> out;
+};
+
+inline bytes order(std::int32_t id, std::string_view symbol, unsigned side, std::uint64_t price_bits,
+                   std::uint64_t volume_bits) {
+  return bytes{}.env(bytes{}.s(id).str(symbol).u(side).f64(price_bits).f64(volume_bits));
+}
+
+inline bytes balance(std::string_view currency, std::uint64_t amount_bits) {
+  return bytes{}.env(bytes{}.str(currency).f64(amount_bits));
+}
+
+}  // namespace spec
+
+// Bit patterns (IEEE-754) used by the cases, checked with Python's struct module.
+inline constexpr std::uint64_t f64_quiet_nan = 0x7FF8'0000'0000'0000u;
+inline constexpr std::uint64_t f64_nan_payload = 0x7FF8'0000'DEAD'BEEFu;
+inline constexpr std::uint64_t f64_negative_nan = 0xFFF8'0000'0000'0000u;
+inline constexpr std::uint32_t f32_nan_payload = 0x7FC0'0001u;
+
+// =============================================================================================
+// The cases
+// =============================================================================================
+
+/// Integers of every fixed width at their edges, and the one-/two-byte varint boundaries.
+struct integers {
+  static constexpr const char* name = "integers";
+  using type = std::tuple<std::int8_t, std::int8_t, std::int16_t, std::int16_t, std::int32_t, std::int32_t,
+                          std::int64_t, std::int64_t, std::int32_t, std::int32_t, std::int64_t, std::int64_t,
+                          std::int64_t, std::uint8_t, std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t,
+                          std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>;
+  static type value() {
+    using i64 = std::numeric_limits<std::int64_t>;
+    using i32 = std::numeric_limits<std::int32_t>;
+    return {std::int8_t{-128},
+            std::int8_t{127},
+            std::int16_t{-32768},
+            std::int16_t{32767},
+            i32::min(),
+            i32::max(),
+            i64::min(),
+            i64::max(),
+            0,
+            -1,
+            -64,
+            64,
+            -65,
+            std::uint8_t{0},
+            std::uint8_t{255},
+            std::uint16_t{65535},
+            std::numeric_limits<std::uint32_t>::max(),
+            std::numeric_limits<std::uint64_t>::max(),
+            127u,
+            128u,
+            16383u,
+            16384u,
+            std::uint64_t{1} << 63};
+  }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .raw({0xFF, 0x01})                                            // int8 -128 -> 255
+        .raw({0xFE, 0x01})                                            // int8 127 -> 254
+        .raw({0xFF, 0xFF, 0x03})                                      // int16 -32768 -> 65535
+        .raw({0xFE, 0xFF, 0x03})                                      // int16 32767 -> 65534
+        .raw({0xFF, 0xFF, 0xFF, 0xFF, 0x0F})                          // int32 min -> 2^32-1
+        .raw({0xFE, 0xFF, 0xFF, 0xFF, 0x0F})                          // int32 max -> 2^32-2
+        .raw({0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01})  // int64 min -> 2^64-1
+        .raw({0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01})  // int64 max -> 2^64-2
+        .raw({0x00})                                                  // 0
+        .raw({0x01})                                                  // -1 -> 1
+        .raw({0x7F})                                                  // -64 -> 127 (one byte)
+        .raw({0x80, 0x01})                                            // 64 -> 128 (two bytes)
+        .raw({0x81, 0x01})                                            // -65 -> 129
+        .raw({0x00})                                                  // uint8 0
+        .raw({0xFF, 0x01})                                            // uint8 255
+        .raw({0xFF, 0xFF, 0x03})                                      // uint16 max
+        .raw({0xFF, 0xFF, 0xFF, 0xFF, 0x0F})                          // uint32 max
+        .raw({0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01})  // uint64 max
+        .raw({0x7F})                                                  // 127
+        .raw({0x80, 0x01})                                            // 128
+        .raw({0xFF, 0x7F})                                            // 16383
+        .raw({0x80, 0x80, 0x01})                                      // 16384
+        .raw({0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01})  // 2^63
+        .out;
+  }
+};
+
+struct scalars {
+  static constexpr const char* name = "scalars";
+  using type = Scalars;
+  static type value() {
+    return {true,
+            false,
+            'A',
+            static_cast<signed char>(-128),
+            static_cast<unsigned char>(255),
+            char8_t{0xE9},
+            std::byte{0xAB},
+            static_cast<short>(-32768),
+            static_cast<unsigned short>(65535),
+            std::numeric_limits<std::int32_t>::min(),
+            4294967295u,
+            -2147483647L - 1,  // long: 32-bit values only, so that 32-bit hosts agree
+            4294967295UL,
+            std::numeric_limits<long long>::min(),
+            std::numeric_limits<unsigned long long>::max(),
+            char16_t{0xFFFF},
+            char32_t{0x10FFFF},
+            static_cast<wchar_t>(0x20AC),  // a BMP code point: one unit for 16- and 32-bit wchar_t
+            Small::low,
+            Wide::top,
+            plain_b};
+  }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .env(spec::bytes{}
+                 .raw({0x01, 0x00})        // bools
+                 .raw({0x41})              // char: raw byte
+                 .s(-128)                  // signed char: zigzag varint
+                 .u(255)                   // unsigned char: varint
+                 .raw({0xE9})              // char8_t: raw byte
+                 .raw({0xAB})              // std::byte: raw byte
+                 .s(-32768)                // short
+                 .u(65535)                 // unsigned short
+                 .s(-2147483648LL)         // int
+                 .u(4294967295u)           // unsigned
+                 .s(-2147483648LL)         // long
+                 .u(4294967295u)           // unsigned long
+                 .s(std::numeric_limits<std::int64_t>::min())
+                 .u(std::numeric_limits<std::uint64_t>::max())
+                 .u(0xFFFF)                // char16_t
+                 .raw({0xFF, 0xFF, 0x43})  // char32_t 0x10FFFF
+                 .raw({0xAC, 0x41})        // wchar_t 0x20AC as uint32
+                 .s(-128)                  // enum : int8_t
+                 .u(std::numeric_limits<std::uint64_t>::max())  // enum : uint64_t
+                 .raw({0xD8, 0x04}))       // enum : int16_t 300 -> zigzag 600
+        .out;
+  }
+};
+
+struct fixed_wrappers {
+  static constexpr const char* name = "fixed_wrappers";
+  using type = Fixed;
+  static type value() { return {0x01020304u, -2, Side::sell, -1L, -1}; }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .env(spec::bytes{}
+                 .raw({0x04, 0x03, 0x02, 0x01})                          // fixed uint32
+                 .raw({0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF})  // fixed int64 -2
+                 .raw({0x01})                                            // fixed enum : uint8_t
+                 .raw({0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF})  // fixed long: 8 bytes everywhere
+                 .raw({0x01}))                                           // varint int16 -1
+        .out;
+  }
+};
+
+/// Scalar float and double fields: signed zero, infinities, quiet NaNs with payloads, subnormal.
+struct floats {
+  static constexpr const char* name = "floats";
+  using type = std::tuple<float, float, float, float, double, double, double, double, double, double>;
+  static type value() {
+    return {-0.0f,
+            std::numeric_limits<float>::infinity(),
+            std::bit_cast<float>(f32_nan_payload),
+            1.5f,
+            -0.0,
+            -std::numeric_limits<double>::infinity(),
+            std::bit_cast<double>(f64_nan_payload),
+            std::bit_cast<double>(f64_negative_nan),
+            std::numeric_limits<double>::denorm_min(),
+            0.1};
+  }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .f32(0x8000'0000u)
+        .f32(0x7F80'0000u)
+        .f32(0x7FC0'0001u)
+        .f32(0x3FC0'0000u)
+        .f64(0x8000'0000'0000'0000u)
+        .f64(0xFFF0'0000'0000'0000u)
+        .f64(0x7FF8'0000'DEAD'BEEFu)
+        .f64(0xFFF8'0000'0000'0000u)
+        .f64(0x0000'0000'0000'0001u)
+        .f64(0x3FB9'9999'9999'999Au)
+        .out;
+  }
+};
+
+/// vector<double>: one raw little-endian block.
+struct vector_double {
+  static constexpr const char* name = "vector_double";
+  using type = std::vector<double>;
+  static type value() {
+    using lim = std::numeric_limits<double>;
+    return {0.0,        -0.0,       1.0,        -2.5,
+            0.1,        lim::max(), lim::min(), lim::denorm_min(),
+            lim::infinity(), -lim::infinity(), std::bit_cast<double>(f64_quiet_nan), std::bit_cast<double>(f64_nan_payload),
+            std::bit_cast<double>(f64_negative_nan), 3.141592653589793};
+  }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .u(14)
+        .f64(0x0000'0000'0000'0000u)
+        .f64(0x8000'0000'0000'0000u)
+        .f64(0x3FF0'0000'0000'0000u)
+        .f64(0xC004'0000'0000'0000u)
+        .f64(0x3FB9'9999'9999'999Au)
+        .f64(0x7FEF'FFFF'FFFF'FFFFu)
+        .f64(0x0010'0000'0000'0000u)
+        .f64(0x0000'0000'0000'0001u)
+        .f64(0x7FF0'0000'0000'0000u)
+        .f64(0xFFF0'0000'0000'0000u)
+        .f64(0x7FF8'0000'0000'0000u)
+        .f64(0x7FF8'0000'DEAD'BEEFu)
+        .f64(0xFFF8'0000'0000'0000u)
+        .f64(0x4009'21FB'5444'2D18u)
+        .out;
+  }
+};
+
+struct strings {
+  static constexpr const char* name = "strings";
+  using type = Strings;
+  static type value() {
+    return {"hello",
+            "gr\xC3\xBC\xC3\x9F",  // "grüß" in UTF-8
+            std::string("a\0b", 3),
+            u8"\u00E9t\u00E9",                // "été"
+            u"A\u00E9\U0001F600",             // a surrogate pair at the end
+            U"A\U0001F600\U0010FFFF",
+            L"\u20AC\u00FCx",                 // BMP only: same units for 16- and 32-bit wchar_t
+            ""};
+  }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .env(spec::bytes{}
+                 .str("hello")
+                 .raw({0x06, 0x67, 0x72, 0xC3, 0xBC, 0xC3, 0x9F})
+                 .raw({0x03, 0x61, 0x00, 0x62})
+                 .raw({0x05, 0xC3, 0xA9, 0x74, 0xC3, 0xA9})
+                 .u(4).le(0x0041, 2).le(0x00E9, 2).le(0xD83D, 2).le(0xDE00, 2)
+                 .u(3).le(0x41, 4).le(0x1F600, 4).le(0x10FFFF, 4)
+                 .u(3).le(0x20AC, 4).le(0xFC, 4).le(0x78, 4)  // wchar_t: 4 bytes each
+                 .u(0))
+        .out;
+  }
+};
+
+struct vector_int32 {
+  static constexpr const char* name = "vector_int32";
+  using type = std::vector<std::int32_t>;
+  static type value() {
+    return {std::numeric_limits<std::int32_t>::min(), -1, 0, 1, 0x01020304, std::numeric_limits<std::int32_t>::max()};
+  }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .u(6)
+        .raw({0x00, 0x00, 0x00, 0x80})
+        .raw({0xFF, 0xFF, 0xFF, 0xFF})
+        .raw({0x00, 0x00, 0x00, 0x00})
+        .raw({0x01, 0x00, 0x00, 0x00})
+        .raw({0x04, 0x03, 0x02, 0x01})
+        .raw({0xFF, 0xFF, 0xFF, 0x7F})
+        .out;
+  }
+};
+
+/// long and unsigned long travel as 8-byte elements on every host (values fit 32 bits).
+struct vector_long {
+  static constexpr const char* name = "vector_long";
+  using type = std::pair<std::vector<long>, std::vector<unsigned long>>;
+  static type value() { return {{-2147483647L - 1, -1L, 0L, 2147483647L}, {0UL, 4294967295UL, 1UL}}; }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .u(4)
+        .raw({0x00, 0x00, 0x00, 0x80, 0xFF, 0xFF, 0xFF, 0xFF})
+        .raw({0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF})
+        .raw({0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00})
+        .raw({0xFF, 0xFF, 0xFF, 0x7F, 0x00, 0x00, 0x00, 0x00})
+        .u(3)
+        .raw({0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00})
+        .raw({0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00})
+        .raw({0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00})
+        .out;
+  }
+};
+
+/// Blocks of the other element widths.
+struct blocks {
+  static constexpr const char* name = "blocks";
+  using type = std::tuple<std::vector<std::int8_t>, std::vector<std::uint16_t>, std::vector<std::int64_t>,
+                          std::vector<float>, std::vector<char16_t>, std::vector<wchar_t>, std::vector<std::byte>,
+                          std::array<bool, 3>, std::array<std::int32_t, 3>>;
+  static type value() {
+    return {{-128, 0, 127},
+            {0x1234, 0xFFFF},
+            {std::numeric_limits<std::int64_t>::min(), 1},
+            {1.0f, -0.0f},
+            {u'\uFFFF', u'A'},
+            {static_cast<wchar_t>(0x20AC)},
+            {std::byte{0x00}, std::byte{0xFF}},
+            {true, false, true},
+            {-1, 0, 0x7F}};
+  }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .u(3).raw({0x80, 0x00, 0x7F})
+        .u(2).raw({0x34, 0x12, 0xFF, 0xFF})
+        .u(2).raw({0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00})
+        .u(2).f32(0x3F80'0000u).f32(0x8000'0000u)
+        .u(2).raw({0xFF, 0xFF, 0x41, 0x00})
+        .u(1).raw({0xAC, 0x20, 0x00, 0x00})
+        .u(2).raw({0x00, 0xFF})
+        .raw({0x01, 0x00, 0x01})                                                  // array: no count
+        .raw({0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0x7F, 0x00, 0x00, 0x00})
+        .out;
+  }
+};
+
+struct vector_bool {
+  static constexpr const char* name = "vector_bool";
+  using type = std::tuple<std::vector<bool>, std::vector<bool>, std::vector<bool>>;
+  static type value() {
+    return {{true, false, true, true, false, false, false, true, true, true, false, false, true},
+            std::vector<bool>(8, true),
+            {}};
+  }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .u(13).raw({0x8D, 0x13})  // bits LSB first: 1011 0001 | 1100 1 (padding zero)
+        .u(8).raw({0xFF})
+        .u(0)
+        .out;
+  }
+};
+
+struct account {
+  static constexpr const char* name = "account";
+  using type = Account;
+  static type value() {
+    return {42,
+            "Ada",
+            {"EUR", 1234.5},
+            {{1, "AAPL", Side::buy, 189.25, 10.0},
+             {2, "MSFT", Side::sell, 411.5, 2.5},
+             {3, "BTC-USD", Side::buy, 67250.75, 0.125}}};
+  }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .env(spec::bytes{}
+                 .s(42)
+                 .str("Ada")
+                 .add(spec::balance("EUR", 0x4093'4A00'0000'0000u))
+                 .u(3)
+                 .add(spec::order(1, "AAPL", 0, 0x4067'A800'0000'0000u, 0x4024'0000'0000'0000u))
+                 .add(spec::order(2, "MSFT", 1, 0x4079'B800'0000'0000u, 0x4004'0000'0000'0000u))
+                 .add(spec::order(3, "BTC-USD", 0, 0x40F0'6B2C'0000'0000u, 0x3FC0'0000'0000'0000u)))
+        .out;
+  }
+};
+
+struct versioned {
+  static constexpr const char* name = "versioned";
+  using type = Versioned;
+  static type value() { return {7, "v", 0xBEEF}; }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}.env(300, spec::bytes{}.s(7).str("v").u(0xBEEF)).out;
+  }
+};
+
+struct deprecated_fields {
+  static constexpr const char* name = "deprecated";
+  using type = WithDeprecated;
+  static type value() { return {5, {}, 0.75, {}, {}, "kept"}; }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .env(spec::bytes{}
+                 .s(5)
+                 .u(0)                       // deprecated<string>: an empty string
+                 .f64(0x3FE8'0000'0000'0000u)
+                 .f64(0)                     // deprecated<double>: 0.0
+                 .raw({0x00})                // deprecated<Balance>: an empty envelope
+                 .str("kept"))
+        .out;
+  }
+};
+
+struct base_class {
+  static constexpr const char* name = "base";
+  using type = Dog;
+  static type value() { return {{"Rex", 4}, true}; }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}.env(spec::bytes{}.env(spec::bytes{}.str("Rex").u(4)).raw({0x01})).out;
+  }
+};
+
+struct optional_variant {
+  static constexpr const char* name = "optional_variant";
+  using type = std::tuple<std::optional<std::int32_t>, std::optional<std::string>, std::optional<Balance>, Var, Var,
+                          Var, Var, std::variant<bool, double>>;
+  static type value() {
+    return {std::nullopt,
+            std::string("x"),
+            Balance{"USD", -0.5},
+            Var{},
+            Var{std::int32_t{-7}},
+            Var{std::string("v")},
+            Var{Order{9, "X", Side::sell, 2.0, 0.5}},
+            std::variant<bool, double>{std::in_place_index<1>, 2.0}};
+  }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .raw({0x00})
+        .raw({0x01}).str("x")
+        .raw({0x01}).add(spec::balance("USD", 0xBFE0'0000'0000'0000u))
+        .u(0)                 // monostate: index only
+        .u(1).s(-7)
+        .u(2).str("v")
+        .u(3).add(spec::order(9, "X", 1, 0x4000'0000'0000'0000u, 0x3FE0'0000'0000'0000u))
+        .u(1).f64(0x4000'0000'0000'0000u)
+        .out;
+  }
+};
+
+struct tuple_pair {
+  static constexpr const char* name = "tuple_pair";
+  using type = std::tuple<std::pair<std::int32_t, std::string>, std::tuple<std::uint8_t, double, std::string>,
+                          std::tuple<>, std::pair<Side, bool>>;
+  static type value() { return {{-1, "one"}, {std::uint8_t{200}, 0.125, "t"}, {}, {Side::sell, true}}; }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .s(-1).str("one")
+        .u(200).f64(0x3FC0'0000'0000'0000u).str("t")
+        .u(1).raw({0x01})
+        .out;
+  }
+};
+
+struct maps_sets {
+  static constexpr const char* name = "maps_sets";
+  using type = std::tuple<std::map<std::int32_t, std::string>, std::set<std::string>,
+                          std::multimap<std::string, std::int32_t>, std::multiset<std::int32_t>,
+                          std::map<std::string, std::vector<Balance>>, std::unordered_map<std::int32_t, std::string>,
+                          std::unordered_set<std::string>, std::map<std::int32_t, std::int32_t>>;
+  static type value() {
+    return {{{300, "big"}, {-1, "neg"}, {0, ""}},
+            {"b", "c", "a"},
+            {{"k", 2}, {"j", 1}, {"k", 1}},  // equal keys keep their insertion order
+            {3, -1, 3},
+            {{"w", {{"EUR", 1.0}, {"USD", 2.5}}}, {"e", {}}},
+            {{7, "seven"}},  // unordered: at most one element, so the order is fixed
+            {"only"},
+            {}};
+  }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .u(3).s(-1).str("neg").s(0).str("").s(300).str("big")  // map keys are varints, in key order
+        .u(3).str("a").str("b").str("c")
+        .u(3).str("j").s(1).str("k").s(2).str("k").s(1)
+        .u(3).s(-1).s(3).s(3)
+        .u(2).str("e").u(0).str("w").u(2)
+        .add(spec::balance("EUR", 0x3FF0'0000'0000'0000u))
+        .add(spec::balance("USD", 0x4004'0000'0000'0000u))
+        .u(1).s(7).str("seven")
+        .u(1).str("only")
+        .u(0)
+        .out;
+  }
+};
+
+struct array_bitset {
+  static constexpr const char* name = "array_bitset";
+  using type = std::tuple<std::array<std::string, 2>, std::array<std::array<std::uint8_t, 2>, 2>,
+                          std::array<Side, 2>, std::bitset<10>, std::bitset<64>, std::bitset<1>, std::bitset<16>>;
+  static type value() {
+    return {{"ab", ""},
+            {{{1, 2}, {3, 4}}},
+            {Side::sell, Side::buy},
+            std::bitset<10>(0x205),
+            std::bitset<64>(0x8000'0000'0000'0001ull),
+            std::bitset<1>(1),
+            std::bitset<16>(0xA55A)};
+  }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .str("ab").str("")
+        .raw({0x01, 0x02, 0x03, 0x04})
+        .raw({0x01, 0x00})
+        .raw({0x05, 0x02})  // bits 0, 2, 9
+        .raw({0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80})
+        .raw({0x01})
+        .raw({0x5A, 0xA5})
+        .out;
+  }
+};
+
+struct complex_chrono {
+  static constexpr const char* name = "complex_chrono";
+  using type = std::tuple<std::complex<double>, std::complex<float>, Millis, std::chrono::duration<std::int32_t>,
+                          std::chrono::duration<double>, std::chrono::time_point<std::chrono::system_clock, Millis>,
+                          std::chrono::duration<std::int8_t, std::ratio<60>>>;
+  static type value() {
+    return {std::complex<double>(1.5, -2.0),
+            std::complex<float>(0.5f, 0.25f),
+            Millis(-1500),
+            std::chrono::duration<std::int32_t>(86400),
+            std::chrono::duration<double>(0.75),
+            std::chrono::time_point<std::chrono::system_clock, Millis>(Millis(1'700'000'000'000)),
+            std::chrono::duration<std::int8_t, std::ratio<60>>(-3)};
+  }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .f64(0x3FF8'0000'0000'0000u).f64(0xC000'0000'0000'0000u)
+        .f32(0x3F00'0000u).f32(0x3E80'0000u)
+        .raw({0xB7, 0x17})                                // -1500 -> 2999
+        .raw({0x80, 0xC6, 0x0A})                          // 86400 -> 172800
+        .f64(0x3FE8'0000'0000'0000u)
+        .raw({0x80, 0xA0, 0xAB, 0xFE, 0xF9, 0x62})        // 1.7e12 -> 3.4e12
+        .raw({0x05})                                      // -3 -> 5
+        .out;
+  }
+};
+
+struct unique_ptrs {
+  static constexpr const char* name = "unique_ptr";
+  using type = std::tuple<std::unique_ptr<Link>, std::unique_ptr<std::unique_ptr<std::int32_t>>,
+                          std::unique_ptr<std::string>, std::optional<std::unique_ptr<std::int32_t>>,
+                          std::vector<std::unique_ptr<std::int32_t>>>;
+  static type value() {
+    auto list = std::make_unique<Link>(Link{1, std::make_unique<Link>(Link{2, std::make_unique<Link>(Link{3, nullptr})})});
+    std::vector<std::unique_ptr<std::int32_t>> many;
+    many.push_back(std::make_unique<std::int32_t>(1));
+    many.push_back(nullptr);
+    return {std::move(list), std::make_unique<std::unique_ptr<std::int32_t>>(std::make_unique<std::int32_t>(-5)),
+            nullptr, std::make_unique<std::int32_t>(9), std::move(many)};
+  }
+  static std::vector<std::byte> spec() {
+    const auto link3 = spec::bytes{}.env(spec::bytes{}.s(3).u(0));
+    const auto link2 = spec::bytes{}.env(spec::bytes{}.s(2).u(1).add(link3));
+    const auto link1 = spec::bytes{}.env(spec::bytes{}.s(1).u(1).add(link2));
+    return spec::bytes{}
+        .u(1).add(link1)
+        .u(1).u(1).s(-5)
+        .u(0)
+        .raw({0x01}).u(1).s(9)  // optional tag byte, pointer tag varint
+        .u(2).u(1).s(1).u(0)
+        .out;
+  }
+};
+
+struct body_64 {
+  static constexpr const char* name = "body_64";
+  using type = Body64;
+  static type value() { return {std::string(62, 'x'), 5}; }
+  static std::vector<std::byte> spec() {
+    // 1 (count) + 62 + 1 (n) = 64 bytes: header 64 << 1 = 128 = 0x80 0x01.
+    return spec::bytes{}.raw({0x80, 0x01}).str(std::string(62, 'x')).s(5).out;
+  }
+};
+
+struct body_8192 {
+  static constexpr const char* name = "body_8192";
+  using type = Body8192;
+  static type value() {
+    Body8192 b{std::vector<std::uint8_t>(8189), 0x55};
+    for (std::size_t i = 0; i < b.data.size(); ++i) b.data[i] = static_cast<std::uint8_t>((i * 31 + 7) & 0xFF);
+    return b;
+  }
+  static std::vector<std::byte> spec() {
+    // 2 (count 8189) + 8189 + 1 = 8192 bytes: header 8192 << 1 = 16384 = 0x80 0x80 0x01.
+    spec::bytes b;
+    b.raw({0x80, 0x80, 0x01}).raw({0xFD, 0x3F});
+    for (unsigned i = 0; i < 8189; ++i) b.le((i * 31 + 7) & 0xFF, 1);
+    return b.raw({0x55}).out;
+  }
+};
+
+struct sequences {
+  static constexpr const char* name = "sequences";
+  using type = std::tuple<std::vector<std::vector<std::int32_t>>, std::vector<std::string>,
+                          std::vector<std::optional<std::int32_t>>, std::deque<std::int16_t>, std::list<std::string>,
+                          std::forward_list<std::int32_t>, std::vector<Balance>>;
+  static type value() {
+    return {{{1, 2}, {}, {-1}}, {"a", "", "bc"}, {std::nullopt, 3}, {-2, 0x1234}, {"l1", "l2"}, {10, -10},
+            {{"JPY", 0.0}}};
+  }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .u(3).u(2).le(1, 4).le(2, 4).u(0).u(1).le(0xFFFF'FFFFu, 4)
+        .u(3).str("a").str("").str("bc")
+        .u(2).raw({0x00}).raw({0x01}).s(3)
+        .u(2).raw({0xFE, 0xFF, 0x34, 0x12})  // deque<int16_t>: a block like vector
+        .u(2).str("l1").str("l2")
+        .u(2).le(10, 4).le(0xFFFF'FFF6u, 4)
+        .u(1).add(spec::balance("JPY", 0))
+        .out;
+  }
+};
+
+struct empties {
+  static constexpr const char* name = "empty";
+  using type = std::tuple<Empty, std::string, std::vector<std::int32_t>, std::map<std::int32_t, std::int32_t>,
+                          std::optional<Empty>, std::vector<Empty>, std::vector<std::monostate>>;
+  static type value() { return {{}, {}, {}, {}, Empty{}, std::vector<Empty>(2), std::vector<std::monostate>(3)}; }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .raw({0x00})              // Empty: body length 0
+        .u(0).u(0).u(0)
+        .raw({0x01, 0x00})        // optional<Empty>
+        .u(2).raw({0x00, 0x00})   // two empty envelopes
+        .u(3)                     // monostate elements take no bytes
+        .out;
+  }
+};
+
+/// Several values written to one stream with bifrons::writer: simply concatenated.
+struct stream {
+  static constexpr const char* name = "stream";
+  static constexpr bool streamed = true;
+  using type = std::tuple<std::int32_t, std::string, Order, std::vector<std::uint16_t>, Balance, Empty>;
+  static type value() {
+    return {7, "second", Order{4, "IBM", Side::sell, 42.0, 0.3}, {1, 2, 65535}, Balance{"GBP", 99.99}, Empty{}};
+  }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .s(7)
+        .str("second")
+        .add(spec::order(4, "IBM", 1, 0x4045'0000'0000'0000u, 0x3FD3'3333'3333'3333u))
+        .u(3).raw({0x01, 0x00, 0x02, 0x00, 0xFF, 0xFF})
+        .add(spec::balance("GBP", 0x4058'FF5C'28F5'C28Fu))
+        .raw({0x00})
+        .out;
+  }
+};
+
+/// The list of cases, handed to a variadic template: golden::case_list<::testing::Types>.
+template <template <class...> class List>
+using case_list = List<integers, scalars, fixed_wrappers, floats, vector_double, strings, vector_int32, vector_long,
+                       blocks, vector_bool, account, versioned, deprecated_fields, base_class, optional_variant,
+                       tuple_pair, maps_sets, array_bitset, complex_chrono, unique_ptrs, body_64, body_8192, sequences,
+                       empties, stream>;
+
+template <class Case>
+inline constexpr bool is_streamed = requires { requires Case::streamed; };
+
+// =============================================================================================
+// Helpers shared by the tests and the generator
+// =============================================================================================
+
+/// What this host's writer produces for a case (with bifrons::writer for streamed cases).
+template <class Case>
+std::vector<std::byte> encode(const typename Case::type& value) {
+  std::vector<std::byte> out;
+  if constexpr (is_streamed<Case>) {
+    bifrons::writer w(out);
+    std::apply([&](const auto&... v) { w(v...); }, value);
+  } else {
+    bifrons::to_bytes(value, out);
+  }
+  return out;
+}
+
+template <class T>
+struct is_unique_ptr : std::false_type {};
+template <class T>
+struct is_unique_ptr<std::unique_ptr<T>> : std::true_type {};
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+template <class T>
+struct is_variant : std::false_type {};
+template <class... T>
+struct is_variant<std::variant<T...>> : std::true_type {};
+template <class T>
+struct is_complex : std::false_type {};
+template <class T>
+struct is_complex<std::complex<T>> : std::true_type {};
+
+template <class T>
+concept tuple_like = requires { std::tuple_size<T>::value; };
+
+/// Deep equality: floating point compares bit patterns (NaN payloads, -0.0), pointers compare
+/// what they point to, containers compare element by element; anything else uses ==.
+template <class T>
+bool same(const T& a, const T& b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (sizeof(T) == 4)
+      return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+    else
+      return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+  } else if constexpr (is_unique_ptr<T>::value) {
+    return a && b ? same(*a, *b) : !a && !b;
+  } else if constexpr (is_optional<T>::value) {
+    return a && b ? same(*a, *b) : !a && !b;
+  } else if constexpr (is_variant<T>::value) {
+    if (a.index() != b.index()) return false;
+    if (a.valueless_by_exception()) return true;
+    return std::visit(
+        [&](const auto& x) { return same(x, std::get<std::remove_cvref_t<decltype(x)>>(b)); }, a);
+  } else if constexpr (is_complex<T>::value) {
+    return same(a.real(), b.real()) && same(a.imag(), b.imag());
+  } else if constexpr (std::ranges::range<T> && !std::is_same_v<T, std::string>) {
+    auto ia = std::ranges::begin(a);
+    auto ib = std::ranges::begin(b);
+    for (; ia != std::ranges::end(a) && ib != std::ranges::end(b); ++ia, ++ib) {
+      using E = std::remove_cvref_t<std::ranges::range_value_t<T>>;
+      if (!same<E>(*ia, *ib)) return false;
+    }
+    return ia == std::ranges::end(a) && ib == std::ranges::end(b);
+  } else if constexpr (tuple_like<T>) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return (same<std::remove_cvref_t<std::tuple_element_t<I, T>>>(std::get<I>(a), std::get<I>(b)) && ...);
+    }(std::make_index_sequence<std::tuple_size_v<T>>{});
+  } else {
+    return a == b;
+  }
+}
+
+}  // namespace golden
