@@ -133,26 +133,37 @@ inline constexpr int hook_count = int(member_serialize<T>) + int(member_serializ
 // ---- aggregate reflection ------------------------------------------------------------------
 
 // Converts to any member type, so that T{any_member{}...} tells how many members T has.
-// Copyable targets convert through an lvalue reference and move-only ones through an rvalue
-// reference; offering both for one type would make unique_ptr members ambiguous.
+// Class types convert through an rvalue reference, which selects the move constructor: a
+// conversion to an lvalue would pick the copy constructor, and instantiating that is a hard
+// error for members such as vector<unique_ptr<T>> whose copy constructor is not constrained.
 struct any_member {
   template <class U>
-    requires std::is_copy_constructible_v<U>
+    requires(!std::is_class_v<U>)
   operator U&() const noexcept;
   template <class U>
-    requires(!std::is_copy_constructible_v<U>)
+    requires std::is_class_v<U>
   operator U&&() const noexcept;
 };
 
+// Inside braces, only conversions to non-class types: `{x}` for a container member would
+// otherwise pick its initializer_list constructor, and instantiating that for move-only
+// elements is a hard error in clang. Class members that need braces are the C arrays of
+// scalars; everything else counts through the plain spelling.
+struct any_scalar {
+  template <class U>
+    requires(!std::is_class_v<U>)
+  operator U&() const noexcept;
+};
+
 // Counting members by aggregate initialization needs two spellings of an initializer:
-//  - braced `{any}` initializes exactly one member, even a C array (a plain `any` would be
-//    brace-elided into the array's elements and counted once per element);
+//  - braced `{any}` initializes exactly one member, even a C array of scalars (a plain `any`
+//    would be brace-elided into the array's elements and counted once per element);
 //  - plain `any` works for classes with several converting constructors (complex, bitset,
 //    string_view, empty classes), where `{any}` is ambiguous or has too many initializers.
-// A pack expansion has one shape, so the initializer list is built from up to eight runs
+// A pack expansion has one shape, so the initializer list is built from up to sixteen runs
 // that alternate braced and plain, and each member is tried braced first, then plain.
 struct init_shape {
-  static constexpr std::size_t runs = 8;
+  static constexpr std::size_t runs = 16;
   std::size_t length[runs]{};
   std::size_t current = 0;  // the run being extended; even runs are braced, odd runs plain
   bool exhausted = false;
@@ -175,16 +186,11 @@ struct init_shape {
   }
 };
 
-template <class T, std::size_t... A0, std::size_t... P0, std::size_t... A1, std::size_t... P1, std::size_t... A2,
-          std::size_t... P2, std::size_t... A3, std::size_t... P3>
-constexpr bool initializable(std::index_sequence<A0...>, std::index_sequence<P0...>, std::index_sequence<A1...>,
-                             std::index_sequence<P1...>, std::index_sequence<A2...>, std::index_sequence<P2...>,
-                             std::index_sequence<A3...>, std::index_sequence<P3...>) {
-  return requires {
-    T{{(void(A0), any_member{})}..., (void(P0), any_member{})..., {(void(A1), any_member{})}...,
-      (void(P1), any_member{})..., {(void(A2), any_member{})}..., (void(P2), any_member{})...,
-      {(void(A3), any_member{})}..., (void(P3), any_member{})...};
-  };
+// One overload for every shape of up to init_shape::runs runs (written out: a pack expansion
+// cannot choose between `{x}` and `x` per element).
+template <class T, std::size_t... A0, std::size_t... P0, std::size_t... A1, std::size_t... P1, std::size_t... A2, std::size_t... P2, std::size_t... A3, std::size_t... P3, std::size_t... A4, std::size_t... P4, std::size_t... A5, std::size_t... P5, std::size_t... A6, std::size_t... P6, std::size_t... A7, std::size_t... P7>
+constexpr bool initializable(std::index_sequence<A0...>, std::index_sequence<P0...>, std::index_sequence<A1...>, std::index_sequence<P1...>, std::index_sequence<A2...>, std::index_sequence<P2...>, std::index_sequence<A3...>, std::index_sequence<P3...>, std::index_sequence<A4...>, std::index_sequence<P4...>, std::index_sequence<A5...>, std::index_sequence<P5...>, std::index_sequence<A6...>, std::index_sequence<P6...>, std::index_sequence<A7...>, std::index_sequence<P7...>) {
+  return requires { T{{(void(A0), any_scalar{})}..., (void(P0), any_member{})..., {(void(A1), any_scalar{})}..., (void(P1), any_member{})..., {(void(A2), any_scalar{})}..., (void(P2), any_member{})..., {(void(A3), any_scalar{})}..., (void(P3), any_member{})..., {(void(A4), any_scalar{})}..., (void(P4), any_member{})..., {(void(A5), any_scalar{})}..., (void(P5), any_member{})..., {(void(A6), any_scalar{})}..., (void(P6), any_member{})..., {(void(A7), any_scalar{})}..., (void(P7), any_member{})...}; };
 }
 
 template <class T, init_shape S>
@@ -193,10 +199,7 @@ constexpr bool initializable_with_shape() {
     return false;
   } else {
     using std::make_index_sequence;
-    return initializable<T>(make_index_sequence<S.length[0]>{}, make_index_sequence<S.length[1]>{},
-                            make_index_sequence<S.length[2]>{}, make_index_sequence<S.length[3]>{},
-                            make_index_sequence<S.length[4]>{}, make_index_sequence<S.length[5]>{},
-                            make_index_sequence<S.length[6]>{}, make_index_sequence<S.length[7]>{});
+    return initializable<T>(make_index_sequence<S.length[0]>{}, make_index_sequence<S.length[1]>{}, make_index_sequence<S.length[2]>{}, make_index_sequence<S.length[3]>{}, make_index_sequence<S.length[4]>{}, make_index_sequence<S.length[5]>{}, make_index_sequence<S.length[6]>{}, make_index_sequence<S.length[7]>{}, make_index_sequence<S.length[8]>{}, make_index_sequence<S.length[9]>{}, make_index_sequence<S.length[10]>{}, make_index_sequence<S.length[11]>{}, make_index_sequence<S.length[12]>{}, make_index_sequence<S.length[13]>{}, make_index_sequence<S.length[14]>{}, make_index_sequence<S.length[15]>{});
   }
 }
 

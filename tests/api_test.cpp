@@ -1,0 +1,459 @@
+// The core API (bifrons/core.hpp): every to_bytes overload, serialized_size, from_bytes,
+// try_from_bytes, try_to_bytes, bifrons::error, bifrons::result and read_options.
+#include <bifrons/core.hpp>
+
+#include <algorithm>
+#include <array>
+#include <bitset>
+#include <chrono>
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <new>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "types/test_support.hpp"
+
+namespace bifrons_test {
+namespace {
+
+using bifrons::errc;
+
+struct Sample {
+  std::uint32_t id = 0;
+  std::string name;
+  std::vector<double> values;
+  std::optional<std::map<std::string, int>> tags;
+  friend bool operator==(const Sample&, const Sample&) = default;
+};
+
+Sample big_sample() {
+  Sample s{7, std::string(300, 'n'), std::vector<double>(100, 1.5), std::map<std::string, int>{{"a", 1}}};
+  return s;
+}
+
+// ---- to_bytes -----------------------------------------------------------------------------------------
+
+TEST(ToBytes, ReturnsAVectorOfBytes) {
+  static_assert(std::is_same_v<decltype(bifrons::to_bytes(1)), std::vector<std::byte>>);
+  EXPECT_EQ(hex(bifrons::to_bytes(std::uint16_t{300})), "ac 02");
+  EXPECT_EQ(hex(bifrons::to_bytes(std::tuple<>{})), "");
+}
+
+template <class C>
+class ToBytesInto : public ::testing::Test {};
+using ByteContainers = ::testing::Types<std::vector<std::byte>, std::vector<char>, std::vector<unsigned char>,
+                                        std::vector<signed char>, std::string, std::u8string>;
+TYPED_TEST_SUITE(ToBytesInto, ByteContainers);
+
+TYPED_TEST(ToBytesInto, AppendsToExistingContents) {
+  using E = typename TypeParam::value_type;
+  TypeParam out{E('x'), E('y')};
+  const Sample s = big_sample();
+  const bytes expected = bifrons::to_bytes(s);
+  bifrons::to_bytes(s, out);
+  ASSERT_EQ(out.size(), 2 + expected.size());
+  EXPECT_EQ(out[0], E('x'));
+  EXPECT_EQ(out[1], E('y'));
+  EXPECT_EQ(hex(bytes(reinterpret_cast<const std::byte*>(out.data()) + 2,
+                      reinterpret_cast<const std::byte*>(out.data()) + out.size())),
+            hex(expected));
+  bifrons::to_bytes(std::int8_t{-1}, out);
+  ASSERT_EQ(out.size(), 3 + expected.size());
+  EXPECT_EQ(static_cast<unsigned char>(out.back()), 0x01);
+  // The appended value reads back from the container.
+  const auto back = bifrons::from_bytes<Sample>(std::span(out).subspan(2, expected.size()));
+  EXPECT_EQ(back, s);
+}
+
+TYPED_TEST(ToBytesInto, ReusedOutputDoesNotReallocate) {
+  TypeParam out;
+  const Sample s = big_sample();
+  bifrons::to_bytes(s, out);
+  const auto* data = out.data();
+  const std::size_t capacity = out.capacity();
+  for (int round = 0; round < 3; ++round) {
+    out.clear();
+    bifrons::to_bytes(s, out);
+    EXPECT_EQ(out.data(), data);
+    EXPECT_EQ(out.capacity(), capacity);
+    out.clear();
+    bifrons::to_bytes(std::string("small"), out);
+    EXPECT_EQ(out.data(), data);
+    EXPECT_EQ(out.capacity(), capacity);
+  }
+}
+
+/// Counts allocations, to check that to_bytes resizes its output once per call.
+inline int allocations = 0;
+template <class T>
+struct counting_allocator {
+  using value_type = T;
+  counting_allocator() = default;
+  template <class U>
+  counting_allocator(const counting_allocator<U>&) noexcept {}
+  T* allocate(std::size_t n) {
+    ++allocations;
+    return std::allocator<T>{}.allocate(n);
+  }
+  void deallocate(T* p, std::size_t n) noexcept { std::allocator<T>{}.deallocate(p, n); }
+  friend bool operator==(const counting_allocator&, const counting_allocator&) = default;
+};
+
+TEST(ToBytes, OneAllocationPerCallAtMost) {
+  std::vector<std::byte, counting_allocator<std::byte>> out;
+  allocations = 0;
+  bifrons::to_bytes(big_sample(), out);
+  EXPECT_EQ(allocations, 1);
+  out.reserve(out.size() * 3);
+  allocations = 0;
+  bifrons::to_bytes(big_sample(), out);
+  EXPECT_EQ(allocations, 0);
+  EXPECT_TRUE(std::equal(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(out.size() / 2),
+                         out.begin() + static_cast<std::ptrdiff_t>(out.size() / 2)));
+}
+
+// ---- to_bytes into a fixed buffer, try_to_bytes ------------------------------------------------------------
+
+constexpr std::byte guard{0xcc};
+
+template <class T>
+void check_span_output(const T& value) {
+  const bytes expected = bifrons::to_bytes(value);
+  const std::size_t n = expected.size();
+  std::vector<std::byte> buffer(n + 32, guard);
+
+  // Exact fit.
+  EXPECT_EQ(bifrons::to_bytes(value, std::span<std::byte>(buffer.data(), n)), n);
+  EXPECT_TRUE(std::equal(expected.begin(), expected.end(), buffer.begin()));
+  EXPECT_TRUE(std::all_of(buffer.begin() + static_cast<std::ptrdiff_t>(n), buffer.end(),
+                          [](std::byte b) { return b == guard; }))
+      << "written past the end";
+
+  // A larger buffer: only the first n bytes are used.
+  std::fill(buffer.begin(), buffer.end(), guard);
+  auto r = bifrons::try_to_bytes(value, std::span<std::byte>(buffer));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(*r, n);
+  EXPECT_TRUE(std::equal(expected.begin(), expected.end(), buffer.begin()));
+  EXPECT_TRUE(std::all_of(buffer.begin() + static_cast<std::ptrdiff_t>(n), buffer.end(),
+                          [](std::byte b) { return b == guard; }));
+
+  // One byte short (and empty): an error naming the size needed, and nothing written.
+  if (n == 0) return;
+  for (std::size_t size : {n - 1, std::size_t{0}}) {
+    std::fill(buffer.begin(), buffer.end(), guard);
+    const std::span<std::byte> small(buffer.data(), size);
+    try {
+      (void)bifrons::to_bytes(value, small);
+      ADD_FAILURE() << "no exception for a buffer of " << size << " bytes";
+    } catch (const bifrons::error& e) {
+      EXPECT_EQ(e.code(), errc::buffer_too_small);
+      EXPECT_EQ(e.offset(), n);
+    }
+    auto t = bifrons::try_to_bytes(value, small);
+    ASSERT_FALSE(t);
+    EXPECT_EQ(t.code(), errc::buffer_too_small);
+    EXPECT_EQ(t.offset(), n);
+    EXPECT_TRUE(std::all_of(buffer.begin(), buffer.end(), [](std::byte b) { return b == guard; }))
+        << "written into a too-small buffer";
+  }
+}
+
+TEST(ToBytesSpan, ExactFitTooSmallAndGuardRegion) {
+  check_span_output(std::uint8_t{1});
+  check_span_output(std::numeric_limits<std::uint64_t>::max());
+  check_span_output(std::string(200, 's'));
+  check_span_output(big_sample());
+  check_span_output(std::vector<Sample>(3, big_sample()));
+  check_span_output(std::tuple<>{});
+  check_span_output(std::map<int, std::vector<std::string>>{{1, {"a"}}, {2, {}}});
+}
+
+// ---- serialized_size --------------------------------------------------------------------------------------
+
+template <class T>
+void check_size(const T& value) {
+  EXPECT_EQ(bifrons::serialized_size(value), bifrons::to_bytes(value).size()) << hex_of(value);
+}
+
+template <class... Ts>
+void check_sizes(const Ts&... values) {
+  (check_size(values), ...);
+}
+
+TEST(SerializedSize, EqualsTheBytesWritten) {
+  check_sizes(0, -1, 63, -64, 64, 127, 128, 16383, 16384, std::numeric_limits<std::int64_t>::min(),
+              std::numeric_limits<std::uint64_t>::max(), true, 'c', 1.0f, 2.0, std::byte{1}, std::string(),
+              std::string(127, 'a'), std::string(128, 'a'), std::u32string(70000, U'x'), std::vector<long>(5),
+              std::vector<bool>(17), std::vector<std::string>{"a", "bc", ""}, std::optional<int>{},
+              std::optional<std::string>("x"), std::variant<int, std::string>("v"), std::pair<int, double>{1, 2},
+              std::map<std::string, std::vector<int>>{{"k", {1, 2}}}, std::set<int>{1, 2, 3}, std::array<int, 3>{},
+              std::bitset<13>{0x1fff}, Sample{}, big_sample(), std::vector<Sample>(50, big_sample()),
+              std::make_unique<int>(3), std::chrono::seconds(-100), std::complex<double>(1, 2));
+}
+
+TEST(SerializedSize, StructHeadersGrowWithTheBody) {
+  // A struct {string} with a body of 63 bytes has a one-byte header, 64 bytes a two-byte header.
+  struct S {
+    std::string s;
+  };
+  EXPECT_EQ(bifrons::serialized_size(S{std::string(62, 'x')}), 1u + 63u);
+  EXPECT_EQ(bifrons::serialized_size(S{std::string(63, 'x')}), 2u + 64u);
+  const bytes two_byte_header = bifrons::to_bytes(S{std::string(63, 'x')});
+  EXPECT_EQ(hex(bytes(two_byte_header.begin(), two_byte_header.begin() + 3)), "80 01 3f");
+  check_sizes(S{std::string(62, 'x')}, S{std::string(63, 'x')}, S{std::string(10000, 'x')});
+  const S big{std::string(10000, 'y')};
+  EXPECT_EQ(round_trip(big).s, big.s);
+}
+
+// ---- from_bytes -------------------------------------------------------------------------------------------
+
+TEST(FromBytes, AcceptsAnyContiguousByteRange) {
+  const bytes b = bifrons::to_bytes(std::string("in"));
+  const std::string as_string(reinterpret_cast<const char*>(b.data()), b.size());
+  const std::vector<char> as_chars(as_string.begin(), as_string.end());
+  const std::vector<unsigned char> as_uchars(as_string.begin(), as_string.end());
+  const std::u8string as_u8(as_string.begin(), as_string.end());
+  const std::array<unsigned char, 3> as_array{0x02, 'i', 'n'};
+  const unsigned char as_c_array[] = {0x02, 'i', 'n'};
+  EXPECT_EQ(bifrons::from_bytes<std::string>(b), "in");
+  EXPECT_EQ(bifrons::from_bytes<std::string>(std::span<const std::byte>(b)), "in");
+  EXPECT_EQ(bifrons::from_bytes<std::string>(as_string), "in");
+  EXPECT_EQ(bifrons::from_bytes<std::string>(std::string_view(as_string)), "in");
+  EXPECT_EQ(bifrons::from_bytes<std::string>(as_chars), "in");
+  EXPECT_EQ(bifrons::from_bytes<std::string>(as_uchars), "in");
+  EXPECT_EQ(bifrons::from_bytes<std::string>(as_u8), "in");
+  EXPECT_EQ(bifrons::from_bytes<std::string>(as_array), "in");
+  EXPECT_EQ(bifrons::from_bytes<std::string>(as_c_array), "in");
+}
+
+TEST(FromBytes, EmptyInputIsUnexpectedEnd) {
+  EXPECT_TRUE(fails_with<int>(bytes{}, errc::unexpected_end, 0));
+  EXPECT_TRUE(fails_with<Sample>(std::string_view(), errc::unexpected_end, 0));
+}
+
+TEST(FromBytes, TrailingBytes) {
+  EXPECT_TRUE(fails_with<int>(B({0x02, 0x00}), errc::trailing_bytes, 1));
+  EXPECT_TRUE(fails_with<std::string>(B({0x01, 0x61, 0x62, 0x63}), errc::trailing_bytes, 2));
+  int existing = 5;
+  try {
+    bifrons::from_bytes(B({0x02, 0x00}), existing);
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.code(), errc::trailing_bytes);
+    EXPECT_EQ(e.offset(), 1u);
+  }
+}
+
+TEST(FromBytes, IntoExistingObjectsReusesStorage) {
+  std::vector<std::int32_t> v(100, 9);
+  const auto* data = v.data();
+  bifrons::from_bytes(bifrons::to_bytes(std::vector<std::int32_t>{1, 2, 3}), v);
+  EXPECT_EQ(v, (std::vector<std::int32_t>{1, 2, 3}));
+  EXPECT_EQ(v.data(), data);
+
+  std::string s(100, 'z');
+  const char* sdata = s.data();
+  bifrons::from_bytes(bifrons::to_bytes(std::string("abc")), s);
+  EXPECT_EQ(s, "abc");
+  EXPECT_EQ(s.data(), sdata);
+
+  std::vector<Sample> samples_in(5, big_sample());
+  const std::vector<Sample> incoming{Sample{1, "one", {}, {}}, Sample{}};
+  bifrons::from_bytes(bifrons::to_bytes(incoming), samples_in);
+  EXPECT_EQ(samples_in, incoming);
+}
+
+/// An older version of Later: the reader of a Later in an existing object must reset `added`.
+struct Earlier {
+  int a = 0;
+};
+struct Later {
+  int a = 0;
+  std::string added = "default";
+  friend bool operator==(const Later&, const Later&) = default;
+};
+
+TEST(FromBytes, IntoExistingObjectResetsFieldsTheDataLacks) {
+  Later existing{5, "stale"};
+  bifrons::from_bytes(bifrons::to_bytes(Earlier{3}), existing);
+  EXPECT_EQ(existing, (Later{3, "default"}));
+  EXPECT_EQ(bifrons::from_bytes<Later>(bifrons::to_bytes(Earlier{3})), (Later{3, "default"}));
+}
+
+TEST(FromBytes, FailureLeavesAValidObject) {
+  std::vector<std::string> v{"keep"};
+  EXPECT_THROW(bifrons::from_bytes(B({0x02, 0x01, 0x61, 0x05}), v), bifrons::error);
+  v.push_back("still usable");
+  EXPECT_FALSE(v.empty());
+}
+
+// ---- try_from_bytes and result<T> -----------------------------------------------------------------------
+
+TEST(TryFromBytes, SuccessAndFailure) {
+  auto ok = bifrons::try_from_bytes<std::string>(B({0x02, 0x68, 0x69}));
+  ASSERT_TRUE(ok.has_value());
+  EXPECT_TRUE(static_cast<bool>(ok));
+  EXPECT_EQ(ok.code(), errc::ok);
+  EXPECT_EQ(ok.offset(), 0u);
+  EXPECT_EQ(*ok, "hi");
+  EXPECT_EQ(ok->size(), 2u);
+  EXPECT_EQ(ok.value(), "hi");
+
+  auto bad = bifrons::try_from_bytes<std::pair<int, bool>>(B({0x02, 0x07}));
+  EXPECT_FALSE(bad.has_value());
+  EXPECT_FALSE(static_cast<bool>(bad));
+  EXPECT_EQ(bad.code(), errc::invalid_value);
+  EXPECT_EQ(bad.offset(), 1u);
+}
+
+TEST(Result, ValueThrowsTheErrorWhenEmpty) {
+  bifrons::result<int> r(errc::duplicate_key, 42);
+  try {
+    (void)r.value();
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.code(), errc::duplicate_key);
+    EXPECT_EQ(e.offset(), 42u);
+  }
+  const bifrons::result<int> c(errc::unexpected_end, 3);
+  EXPECT_THROW((void)c.value(), bifrons::error);
+  EXPECT_THROW((void)std::move(r).value(), bifrons::error);
+}
+
+TEST(Result, ValueAccessors) {
+  bifrons::result<std::string> r(std::string("text"));
+  EXPECT_EQ(r.value(), "text");
+  r.value() += "!";
+  EXPECT_EQ(*r, "text!");
+  const auto& cr = r;
+  EXPECT_EQ(cr.value(), "text!");
+  EXPECT_EQ(*cr, "text!");
+  EXPECT_EQ(cr->size(), 5u);
+  const std::string moved = std::move(r).value();
+  EXPECT_EQ(moved, "text!");
+
+  // Move-only values.
+  auto p = bifrons::try_from_bytes<std::unique_ptr<int>>(B({0x01, 0x06}));
+  ASSERT_TRUE(p);
+  std::unique_ptr<int> owned = std::move(p).value();
+  ASSERT_TRUE(owned);
+  EXPECT_EQ(*owned, 3);
+}
+
+// ---- bifrons::error and errc -------------------------------------------------------------------------------
+
+TEST(Error, MessageNamesTheErrorAndTheOffset) {
+  try {
+    (void)bifrons::from_bytes<int>(B({0x02, 0x00}));
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error& e) {  // bifrons::error is a std::runtime_error
+    EXPECT_STREQ(e.what(), "bifrons: trailing bytes after the value at byte 1");
+  }
+  const bifrons::error e(errc::malformed_varint, 12);
+  EXPECT_STREQ(e.what(), "bifrons: malformed varint at byte 12");
+  EXPECT_EQ(e.code(), errc::malformed_varint);
+  EXPECT_EQ(e.offset(), 12u);
+}
+
+TEST(Error, CodesAreStableAndDescribed) {
+  const std::pair<errc, int> codes[] = {
+      {errc::ok, 0},                         {errc::unexpected_end, 1},
+      {errc::buffer_too_small, 2},           {errc::malformed_varint, 3},
+      {errc::value_out_of_range, 4},         {errc::invalid_value, 5},
+      {errc::count_exceeds_input, 6},        {errc::depth_limit_exceeded, 7},
+      {errc::allocation_limit_exceeded, 8},  {errc::element_limit_exceeded, 9},
+      {errc::trailing_bytes, 10},            {errc::duplicate_key, 11},
+      {errc::misaligned_view, 12},           {errc::out_of_memory, 13},
+      {errc::stream_error, 14},              {errc::user_error, 15}};
+  std::set<std::string> descriptions;
+  for (const auto& [code, value] : codes) {
+    EXPECT_EQ(static_cast<int>(code), value);
+    const std::string d = bifrons::describe(code);
+    EXPECT_FALSE(d.empty());
+    EXPECT_TRUE(descriptions.insert(d).second) << "duplicate description " << d;
+  }
+  EXPECT_STREQ(bifrons::describe(errc::ok), "ok");
+  EXPECT_STREQ(bifrons::describe(static_cast<errc>(200)), "unknown error");
+}
+
+// ---- read_options ----------------------------------------------------------------------------------------------
+
+TEST(ReadOptions, Defaults) {
+  const bifrons::read_options o;
+  EXPECT_EQ(o.max_depth, 64u);
+  EXPECT_EQ(o.max_alloc_bytes, std::size_t{256} << 20);
+  EXPECT_EQ(o.max_elements, std::size_t{64} << 20);
+}
+
+TEST(ReadOptions, AppliedByFromBytes) {
+  const bytes b = bifrons::to_bytes(std::vector<std::string>{"a", "b", "c"});
+  auto r = bifrons::try_from_bytes<std::vector<std::string>>(b, bifrons::read_options{.max_elements = 2});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::element_limit_exceeded);
+  std::vector<std::string> out;
+  EXPECT_THROW(bifrons::from_bytes(b, out, bifrons::read_options{.max_elements = 2}), bifrons::error);
+  EXPECT_THROW((void)bifrons::from_bytes<std::vector<std::string>>(b, bifrons::read_options{.max_elements = 2}),
+               bifrons::error);
+  EXPECT_NO_THROW(bifrons::from_bytes(b, out, bifrons::read_options{.max_elements = 3}));
+
+  struct Inner {
+    int x = 0;
+  };
+  struct Outer {
+    Inner inner;
+  };
+  const bytes nested = bifrons::to_bytes(Outer{{1}});
+  auto shallow = bifrons::try_from_bytes<Outer>(nested, bifrons::read_options{.max_depth = 1});
+  ASSERT_FALSE(shallow);
+  EXPECT_EQ(shallow.code(), errc::depth_limit_exceeded);
+  EXPECT_EQ(shallow.offset(), 1u);  // at the inner struct's header
+  EXPECT_TRUE(bifrons::try_from_bytes<Outer>(nested, bifrons::read_options{.max_depth = 2}));
+}
+
+// ---- exceptions from user code -------------------------------------------------------------------------------
+
+struct ThrowsOnLoad {
+  int x = 0;
+  int what = 0;  // 0: std::runtime_error, 1: std::bad_alloc, 2: bifrons::error
+  template <class Ar>
+  void save(Ar& ar) const {
+    ar(x, what);
+  }
+  template <class Ar>
+  void load(Ar& ar) {
+    ar(x, what);
+    if (what == 0) throw std::runtime_error("user");
+    if (what == 1) throw std::bad_alloc();
+    throw bifrons::error(errc::invalid_value, 77);
+  }
+};
+
+TEST(TryFromBytes, ExceptionsFromUserCodeBecomeErrorCodes) {
+  auto user = bifrons::try_from_bytes<ThrowsOnLoad>(bifrons::to_bytes(ThrowsOnLoad{1, 0}));
+  ASSERT_FALSE(user);
+  EXPECT_EQ(user.code(), errc::user_error);
+  auto oom = bifrons::try_from_bytes<ThrowsOnLoad>(bifrons::to_bytes(ThrowsOnLoad{1, 1}));
+  ASSERT_FALSE(oom);
+  EXPECT_EQ(oom.code(), errc::out_of_memory);
+  auto own = bifrons::try_from_bytes<ThrowsOnLoad>(bifrons::to_bytes(ThrowsOnLoad{1, 2}));
+  ASSERT_FALSE(own);
+  EXPECT_EQ(own.code(), errc::invalid_value);
+  EXPECT_EQ(own.offset(), 77u);
+  // The throwing API lets the user's exception through.
+  EXPECT_THROW((void)bifrons::from_bytes<ThrowsOnLoad>(bifrons::to_bytes(ThrowsOnLoad{1, 0})), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace bifrons_test

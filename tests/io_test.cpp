@@ -1,0 +1,223 @@
+// Streaming (bifrons/io.hpp): bifrons::writer and bifrons::reader over byte containers and
+// iostreams.
+#include <bifrons/io.hpp>
+
+#include <cstdint>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "types/test_support.hpp"
+
+namespace bifrons_test {
+namespace {
+
+using bifrons::errc;
+
+struct Message {
+  std::uint32_t id = 0;
+  std::string text;
+  std::vector<int> numbers;
+  friend bool operator==(const Message&, const Message&) = default;
+};
+
+const Message m1{1, "first", {1, 2, 3}};
+const Message m2{2, std::string(5000, 'x'), {}};
+
+/// What writer w(m1, 42, "s", m2) must produce.
+bytes expected_stream() {
+  return cat({bifrons::to_bytes(m1), bifrons::to_bytes(42), bifrons::to_bytes(std::string("s")), bifrons::to_bytes(m2)});
+}
+
+/// Reads m1, 42, "s", m2 back and checks them, the offsets and done().
+template <class Source>
+void read_expected(Source& source) {
+  bifrons::reader r(source);
+  Message a, b;
+  int n = 0;
+  std::string s;
+  EXPECT_FALSE(r.done());
+  r(a);
+  EXPECT_EQ(r.offset(), bifrons::serialized_size(m1));
+  r(n, s)(b);
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.error(), errc::ok);
+  EXPECT_TRUE(r.done());
+  EXPECT_EQ(r.remaining(), 0u);
+  EXPECT_EQ(r.offset(), expected_stream().size());
+  EXPECT_EQ(a, m1);
+  EXPECT_EQ(n, 42);
+  EXPECT_EQ(s, "s");
+  EXPECT_EQ(b, m2);
+}
+
+// ---- writer -------------------------------------------------------------------------------------------
+
+template <class C>
+class WriterInto : public ::testing::Test {};
+using Containers = ::testing::Types<std::vector<std::byte>, std::vector<char>, std::vector<unsigned char>, std::string>;
+TYPED_TEST_SUITE(WriterInto, Containers);
+
+TYPED_TEST(WriterInto, ConcatenatesTheValuesAndAppends) {
+  using E = typename TypeParam::value_type;
+  TypeParam out{E(0x7f)};
+  bifrons::writer w(out);
+  w(m1, 42)(std::string("s"));
+  w(m2);
+  EXPECT_TRUE(w.ok());
+  ASSERT_EQ(out.size(), 1 + expected_stream().size());
+  EXPECT_EQ(out[0], E(0x7f));
+  EXPECT_EQ(hex(std::span(out).subspan(1)), hex(expected_stream()));
+}
+
+TYPED_TEST(WriterInto, ReaderReadsItBack) {
+  TypeParam out;
+  bifrons::writer{out}(m1, 42, std::string("s"), m2);
+  read_expected(out);
+}
+
+TEST(Writer, ToAnOstream) {
+  std::ostringstream os;
+  bifrons::writer w(os);
+  w(m1, 42);
+  w(std::string("s"), m2);
+  EXPECT_TRUE(w.ok());
+  const std::string written = os.str();
+  EXPECT_EQ(hex(written), hex(expected_stream()));
+  std::istringstream is(written);
+  read_expected(is);
+}
+
+TEST(Writer, FailedStreamIsAStreamError) {
+  std::ostringstream os;
+  os.setstate(std::ios::badbit);
+  bifrons::writer w(os);
+  try {
+    w(m1);
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.code(), errc::stream_error);
+  }
+  EXPECT_FALSE(w.ok());
+}
+
+// ---- reader -------------------------------------------------------------------------------------------
+
+TEST(Reader, OverBytesAndStrings) {
+  const bytes b = expected_stream();
+  read_expected(b);
+  const std::string s(reinterpret_cast<const char*>(b.data()), b.size());
+  read_expected(s);
+  const std::span<const std::byte> sp(b);
+  read_expected(sp);
+}
+
+TEST(Reader, OverAnIstreamLargerThanItsChunks) {
+  bytes b;
+  bifrons::writer w(b);
+  const std::vector<std::string> values(50, std::string(1000, 'q'));  // ~50 KB, several 4 KiB chunks
+  for (const auto& v : values) w(v);
+  std::istringstream is(std::string(reinterpret_cast<const char*>(b.data()), b.size()));
+  bifrons::reader r(is);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    std::string v;
+    r(v);
+    ASSERT_EQ(v, values[i]) << i;
+  }
+  EXPECT_TRUE(r.done());
+}
+
+TEST(Reader, EmptyInputIsDoneAtOnce) {
+  const bytes empty;
+  bifrons::reader r(empty);
+  EXPECT_TRUE(r.ok());
+  EXPECT_TRUE(r.done());
+  EXPECT_EQ(r.offset(), 0u);
+  int x = 0;
+  EXPECT_THROW(r(x), bifrons::error);
+  EXPECT_EQ(r.error(), errc::unexpected_end);
+}
+
+TEST(Reader, ErrorsThrowAndStick) {
+  const bytes b = cat({bifrons::to_bytes(7), B({0x03, 0x61})});  // int, then a truncated string
+  bifrons::reader r(b);
+  int x = 0;
+  std::string s = "unchanged";
+  r(x);
+  EXPECT_EQ(x, 7);
+  EXPECT_EQ(r.offset(), 1u);
+  try {
+    r(s);
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.code(), errc::count_exceeds_input);
+    EXPECT_EQ(e.offset(), 1u);
+  }
+  EXPECT_FALSE(r.ok());
+  EXPECT_FALSE(r.done());
+  EXPECT_EQ(r.error(), errc::count_exceeds_input);
+  EXPECT_EQ(r.offset(), 1u);  // the failure's offset, not the position
+  // Every later read fails too, with the first error.
+  int y = 5;
+  EXPECT_THROW(r(y), bifrons::error);
+  EXPECT_EQ(y, 5);
+  EXPECT_EQ(r.error(), errc::count_exceeds_input);
+}
+
+TEST(Reader, BadIstreamIsAStreamError) {
+  std::istringstream is("\x02");
+  is.setstate(std::ios::badbit);
+  bifrons::reader r(is);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), errc::stream_error);
+  int x = 0;
+  EXPECT_THROW(r(x), bifrons::error);
+}
+
+TEST(Reader, ReadsIntoExistingObjects) {
+  bytes b;
+  bifrons::writer{b}(std::vector<int>{1, 2}, Message{9, "", {}});
+  bifrons::reader r(b);
+  std::vector<int> v(100, 3);
+  const int* data = v.data();
+  Message m{1, "stale", {4, 5, 6}};
+  r(v, m);
+  EXPECT_EQ(v, (std::vector<int>{1, 2}));
+  EXPECT_EQ(v.data(), data);
+  EXPECT_EQ(m, (Message{9, "", {}}));
+}
+
+TEST(Reader, ReadOptionsApply) {
+  bytes b;
+  bifrons::writer{b}(std::vector<int>(10, 1));
+  bifrons::reader r(b, bifrons::read_options{.max_elements = 9});
+  std::vector<int> v;
+  EXPECT_THROW(r(v), bifrons::error);
+  EXPECT_EQ(r.error(), errc::element_limit_exceeded);
+}
+
+/// A newer writer's struct has an extra field; an older reader skips it and stays in step.
+struct V1 {
+  int a = 0;
+};
+struct V2 {
+  int a = 0;
+  std::map<std::string, int> extra;
+};
+
+TEST(Reader, StaysInStepAcrossVersions) {
+  bytes b;
+  bifrons::writer{b}(V2{1, {{"x", 1}}}, V2{2, {}}, std::string("end"));
+  bifrons::reader r(b);
+  V1 first, second;
+  std::string tail;
+  r(first, second, tail);
+  EXPECT_EQ(first.a, 1);
+  EXPECT_EQ(second.a, 2);
+  EXPECT_EQ(tail, "end");
+  EXPECT_TRUE(r.done());
+}
+
+}  // namespace
+}  // namespace bifrons_test

@@ -1,0 +1,185 @@
+// std::vector (bifrons/types/vector.hpp), including the bit-packed vector<bool>.
+#include <bifrons/types/vector.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "sequence_suite.hpp"
+
+namespace bifrons_test {
+namespace {
+
+using bifrons::errc;
+
+using VectorTypes =
+    ::testing::Types<std::vector<std::int8_t>, std::vector<std::uint8_t>, std::vector<std::int16_t>,
+                     std::vector<std::uint16_t>, std::vector<std::int32_t>, std::vector<std::uint32_t>,
+                     std::vector<std::int64_t>, std::vector<std::uint64_t>, std::vector<short>, std::vector<long>,
+                     std::vector<unsigned long>, std::vector<long long>, std::vector<char>, std::vector<signed char>,
+                     std::vector<unsigned char>, std::vector<char8_t>, std::vector<char16_t>,
+                     std::vector<char32_t>, std::vector<wchar_t>, std::vector<float>, std::vector<double>,
+                     std::vector<std::byte>, std::vector<std::string>, std::vector<Point>,
+                     std::vector<std::vector<int>>, std::vector<std::optional<int>>,
+                     std::vector<std::pair<int, std::string>>>;
+INSTANTIATE_TYPED_TEST_SUITE_P(Vector, SequenceSuite, VectorTypes);
+
+// ---- exact encodings, computed by hand ----------------------------------------------------------
+
+TEST(Vector, ArithmeticElementsFormOneRawLittleEndianBlock) {
+  EXPECT_EQ(hex_of(std::vector<std::int16_t>{1, -2}), "02 01 00 fe ff");
+  EXPECT_EQ(hex_of(std::vector<std::int8_t>{-1, 1}), "02 ff 01");  // raw bytes, not zigzag varints
+  EXPECT_EQ(hex_of(std::vector<std::uint32_t>{0x01020304}), "01 04 03 02 01");
+  EXPECT_EQ(hex_of(std::vector<double>{1.0}), "01 00 00 00 00 00 00 f0 3f");
+  EXPECT_EQ(hex_of(std::vector<float>{-2.0f}), "01 00 00 00 c0");
+  EXPECT_EQ(hex_of(std::vector<char16_t>{u'\u20ac'}), "01 ac 20");
+}
+
+TEST(Vector, LongIsEightBytesPerElementOnEveryHost) {
+  EXPECT_EQ(hex_of(std::vector<long>{1}), "01 01 00 00 00 00 00 00 00");
+  EXPECT_EQ(hex_of(std::vector<long>{-1}), "01 ff ff ff ff ff ff ff ff");
+  EXPECT_EQ(hex_of(std::vector<unsigned long>{0x12345678ul}), "01 78 56 34 12 00 00 00 00");
+  EXPECT_EQ(bifrons::serialized_size(std::vector<long>(10)), 1u + 80u);
+  EXPECT_EQ(bifrons::serialized_size(std::vector<unsigned long>(10)), 1u + 80u);
+}
+
+TEST(Vector, WcharIsFourBytesPerElementOnEveryHost) {
+  EXPECT_EQ(hex_of(std::vector<wchar_t>{L'A'}), "01 41 00 00 00");
+  EXPECT_EQ(bifrons::serialized_size(std::vector<wchar_t>(3)), 1u + 12u);
+}
+
+TEST(Vector, CountIsAVarint) {
+  const bytes b = bifrons::to_bytes(std::vector<std::uint8_t>(200, 7));
+  ASSERT_EQ(b.size(), 2u + 200u);
+  EXPECT_EQ(hex(bytes(b.begin(), b.begin() + 3)), "c8 01 07");
+}
+
+TEST(Vector, StringsAreEncodedOneAfterAnother) {
+  EXPECT_EQ(hex_of(std::vector<std::string>{"a", ""}), "02 01 61 00");
+}
+
+// ---- long on hosts where it is 32 bits --------------------------------------------------------
+
+TEST(Vector, LongBlockValueBeyondHostRange) {
+  // 2^32 and -2^31 - 1 fit a 64-bit long but not a 32-bit one.
+  bytes too_big = B({0x01});
+  put_le(too_big, std::uint64_t{1} << 32, 8);
+  bytes too_small = B({0x01});
+  put_le(too_small, static_cast<std::uint64_t>(-(std::int64_t{1} << 31) - 1), 8);
+  bytes too_big_unsigned = too_big;
+
+  if constexpr (sizeof(long) == 4) {
+    EXPECT_TRUE(fails_with<std::vector<long>>(too_big, errc::value_out_of_range, 1));
+    EXPECT_TRUE(fails_with<std::vector<long>>(too_small, errc::value_out_of_range, 1));
+    EXPECT_TRUE(fails_with<std::vector<unsigned long>>(too_big_unsigned, errc::value_out_of_range, 1));
+  } else {
+    const auto big = bifrons::from_bytes<std::vector<long>>(too_big);
+    ASSERT_EQ(big.size(), 1u);
+    EXPECT_EQ(static_cast<std::int64_t>(big[0]), std::int64_t{1} << 32);
+    const auto small = bifrons::from_bytes<std::vector<long>>(too_small);
+    ASSERT_EQ(small.size(), 1u);
+    EXPECT_EQ(static_cast<std::int64_t>(small[0]), -(std::int64_t{1} << 31) - 1);
+    const auto big_unsigned = bifrons::from_bytes<std::vector<unsigned long>>(too_big_unsigned);
+    ASSERT_EQ(big_unsigned.size(), 1u);
+    EXPECT_EQ(static_cast<std::uint64_t>(big_unsigned[0]), std::uint64_t{1} << 32);
+  }
+}
+
+TEST(Vector, LongExtremesOfTheHostRoundTrip) {
+  const std::vector<long> v{std::numeric_limits<long>::min(), -1, 0, 1, std::numeric_limits<long>::max()};
+  EXPECT_EQ(round_trip(v), v);
+  const std::vector<unsigned long> u{0, 1, std::numeric_limits<unsigned long>::max()};
+  EXPECT_EQ(round_trip(u), u);
+}
+
+TEST(Vector, ExtremesOfEveryWidthRoundTrip) {
+  const std::vector<std::int64_t> s{std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()};
+  EXPECT_EQ(hex_of(s), "02 00 00 00 00 00 00 00 80 ff ff ff ff ff ff ff 7f");
+  EXPECT_EQ(round_trip(s), s);
+  const std::vector<std::uint16_t> u{0, 0xffff};
+  EXPECT_EQ(hex_of(u), "02 00 00 ff ff");
+  EXPECT_EQ(round_trip(u), u);
+}
+
+// ---- vector<bool> -------------------------------------------------------------------------------
+
+TEST(VectorBool, BitsArePackedLeastSignificantFirst) {
+  EXPECT_EQ(hex_of(std::vector<bool>{}), "00");
+  EXPECT_EQ(hex_of(std::vector<bool>{true, false, true}), "03 05");
+  EXPECT_EQ(hex_of(std::vector<bool>(8, true)), "08 ff");
+  EXPECT_EQ(hex_of(std::vector<bool>(9, true)), "09 ff 01");
+  std::vector<bool> v(16, false);
+  v[1] = v[15] = true;
+  EXPECT_EQ(hex_of(v), "10 02 80");
+}
+
+TEST(VectorBool, RoundTripsAtEverySize) {
+  for (std::size_t n : {0u, 1u, 7u, 8u, 9u, 15u, 16u, 17u, 1000u, 100000u}) {
+    std::vector<bool> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = (i * 7 + i / 3) % 5 < 2;
+    EXPECT_TRUE(round_trip(v) == v) << "n = " << n;
+    EXPECT_EQ(bifrons::serialized_size(v), varint_bytes(n).size() + (n + 7) / 8);
+  }
+}
+
+TEST(VectorBool, PaddingBitsMustBeZero) {
+  EXPECT_TRUE(fails_with<std::vector<bool>>(B({0x03, 0x08}), errc::invalid_value, 1));
+  EXPECT_TRUE(fails_with<std::vector<bool>>(B({0x09, 0xff, 0x02}), errc::invalid_value, 2));
+  EXPECT_TRUE(fails_with<std::vector<bool>>(B({0x01, 0x80}), errc::invalid_value, 1));
+  EXPECT_TRUE(reads_as(B({0x08, 0x80}), std::vector<bool>{false, false, false, false, false, false, false, true}));
+}
+
+TEST(VectorBool, CountBeyondInput) {
+  EXPECT_TRUE(fails_with<std::vector<bool>>(B({0x09, 0xff}), errc::count_exceeds_input, 0));
+  EXPECT_TRUE(fails_with<std::vector<bool>>(B({0x01}), errc::count_exceeds_input, 0));
+}
+
+TEST(VectorBool, ReadIntoExisting) {
+  std::vector<bool> existing(100, true);
+  read_into(std::vector<bool>{false, true}, existing);
+  EXPECT_EQ(existing, (std::vector<bool>{false, true}));
+}
+
+// ---- nesting and user types ---------------------------------------------------------------------
+
+TEST(Vector, NestedVectors) {
+  const std::vector<std::vector<std::string>> v{{"a", "b"}, {}, {"c"}};
+  EXPECT_EQ(hex_of(v), "03 02 01 61 01 62 00 01 01 63");
+  EXPECT_EQ(round_trip(v), v);
+
+  const std::vector<std::vector<std::vector<int>>> deep{{{1, 2}, {}}, {}, {{-3}}};
+  EXPECT_EQ(round_trip(deep), deep);
+}
+
+TEST(Vector, StructElementsAreEnvelopes) {
+  // Point{1, "a"}: body = varint zigzag(1) = 02, string 01 61 -> 3 bytes, header 3 << 1 = 06.
+  EXPECT_EQ(hex_of(std::vector<Point>{{1, "a"}}), "01 06 02 01 61");
+}
+
+TEST(Vector, ReadIntoExistingStructsDropsStaleValues) {
+  std::vector<Point> existing{{7, "seven"}, {8, "eight"}, {9, "nine"}};
+  const std::vector<Point> incoming{{1, ""}, {2, "b"}};
+  read_into(incoming, existing);
+  EXPECT_EQ(existing, incoming);
+}
+
+// ---- read_options limits on the count ------------------------------------------------------------
+
+TEST(Vector, ReadOptionsLimitTheCount) {
+  const bytes b = bifrons::to_bytes(std::vector<std::int32_t>(10, 1));
+  auto few = bifrons::try_from_bytes<std::vector<std::int32_t>>(b, bifrons::read_options{.max_elements = 9});
+  ASSERT_FALSE(few);
+  EXPECT_EQ(few.code(), errc::element_limit_exceeded);
+  EXPECT_EQ(few.offset(), 0u);
+  EXPECT_TRUE(bifrons::try_from_bytes<std::vector<std::int32_t>>(b, bifrons::read_options{.max_elements = 10}));
+
+  auto poor = bifrons::try_from_bytes<std::vector<std::int32_t>>(b, bifrons::read_options{.max_alloc_bytes = 39});
+  ASSERT_FALSE(poor);
+  EXPECT_EQ(poor.code(), errc::allocation_limit_exceeded);
+  EXPECT_EQ(poor.offset(), 0u);
+  EXPECT_TRUE(bifrons::try_from_bytes<std::vector<std::int32_t>>(b, bifrons::read_options{.max_alloc_bytes = 40}));
+}
+
+}  // namespace
+}  // namespace bifrons_test

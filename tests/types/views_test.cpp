@@ -1,0 +1,217 @@
+// Zero-copy views (bifrons/types/views.hpp): string_view and span<const T> are written like
+// string and vector, and read as views pointing into the input bytes. Multi-byte elements need an
+// aligned block on a little-endian host; otherwise errc::misaligned_view.
+#include <bifrons/types/views.hpp>
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace bifrons_test {
+namespace {
+
+using bifrons::errc;
+
+constexpr bool little_endian = std::endian::native == std::endian::little;
+
+/// True when [p, p + n) lies inside [first, first + size).
+template <class T, class B>
+bool points_into(const T* p, std::size_t n, const B* first, std::size_t size) {
+  const auto* begin = reinterpret_cast<const std::byte*>(first);
+  const auto* q = reinterpret_cast<const std::byte*>(p);
+  return q >= begin && q + n * sizeof(T) <= begin + size;
+}
+
+// ---- string_view ------------------------------------------------------------------------------------
+
+TEST(StringView, WrittenLikeAString) {
+  EXPECT_EQ(hex_of(std::string_view("abc")), "03 61 62 63");
+  EXPECT_EQ(hex_of(std::string_view()), "00");
+  EXPECT_EQ(bifrons::to_bytes(std::string_view("hello")), bifrons::to_bytes(std::string("hello")));
+  EXPECT_EQ(bifrons::to_bytes(std::u16string_view(u"h\u00e9")), bifrons::to_bytes(std::u16string(u"h\u00e9")));
+  EXPECT_EQ(hex_of(std::wstring_view(L"A")), "01 41 00 00 00");
+  EXPECT_EQ(hex_of(std::u8string_view(u8"x")), "01 78");
+}
+
+TEST(StringView, ReadPointsIntoTheInput) {
+  const bytes b = bifrons::to_bytes(std::string("hello"));
+  const auto v = bifrons::from_bytes<std::string_view>(b);
+  EXPECT_EQ(v, "hello");
+  EXPECT_TRUE(points_into(v.data(), v.size(), b.data(), b.size()));
+  EXPECT_EQ(reinterpret_cast<const std::byte*>(v.data()), b.data() + 1);
+
+  // Any byte input will do, e.g. a std::string holding the encoding.
+  std::string text;
+  bifrons::to_bytes(std::string("world"), text);
+  const auto w = bifrons::from_bytes<std::string_view>(text);
+  EXPECT_EQ(w, "world");
+  EXPECT_EQ(w.data(), text.data() + 1);
+}
+
+TEST(StringView, EmptyAndErrors) {
+  EXPECT_TRUE(bifrons::from_bytes<std::string_view>(B({0x00})).empty());
+  EXPECT_TRUE(fails_with<std::string_view>(B({0x05, 0x61}), errc::count_exceeds_input, 0));
+  EXPECT_TRUE(fails_with<std::string_view>(bytes{}, errc::unexpected_end, 0));
+  EXPECT_TRUE(fails_with<std::string_view>(B({0x01, 0x61, 0x00}), errc::trailing_bytes, 2));
+}
+
+TEST(StringView, ViewsDoNotAllocate) {
+  const bytes b = bifrons::to_bytes(std::string(1000, 'v'));
+  auto r = bifrons::try_from_bytes<std::string_view>(b, bifrons::read_options{.max_alloc_bytes = 0});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->size(), 1000u);
+}
+
+TEST(StringView, InsideContainersAndStructs) {
+  const bytes b = bifrons::to_bytes(std::vector<std::string>{"ab", "", "cde"});
+  const auto views = bifrons::from_bytes<std::vector<std::string_view>>(b);
+  ASSERT_EQ(views.size(), 3u);
+  EXPECT_EQ(views[0], "ab");
+  EXPECT_EQ(views[2], "cde");
+  EXPECT_TRUE(points_into(views[0].data(), 2, b.data(), b.size()));
+  EXPECT_TRUE(points_into(views[2].data(), 3, b.data(), b.size()));
+
+  struct Record {
+    std::string_view name;
+    std::span<const std::uint8_t> payload;
+  };
+  const std::uint8_t raw[] = {1, 2, 3};
+  const bytes rb = bifrons::to_bytes(Record{"rec", raw});
+  // body: 03 72 65 63 | 03 01 02 03 -> 8 bytes, header 10.
+  EXPECT_EQ(hex(rb), "10 03 72 65 63 03 01 02 03");
+  const auto rec = bifrons::from_bytes<Record>(rb);
+  EXPECT_EQ(rec.name, "rec");
+  ASSERT_EQ(rec.payload.size(), 3u);
+  EXPECT_EQ(rec.payload[2], 3);
+  EXPECT_TRUE(points_into(rec.payload.data(), 3, rb.data(), rb.size()));
+}
+
+// ---- span of one-byte elements: always a view ----------------------------------------------------
+
+template <class T>
+class ByteSpan : public ::testing::Test {};
+using ByteSpanTypes = ::testing::Types<std::uint8_t, std::int8_t, std::byte, char, unsigned char, char8_t>;
+TYPED_TEST_SUITE(ByteSpan, ByteSpanTypes);
+
+TYPED_TEST(ByteSpan, ReadPointsIntoTheInputAtAnyOffset) {
+  const std::vector<TypeParam> values = samples<TypeParam>(300);
+  const bytes enc = bifrons::to_bytes(std::span<const TypeParam>(values));
+  EXPECT_EQ(enc, bifrons::to_bytes(values));
+  for (std::size_t offset : {0u, 1u, 3u}) {
+    bytes buffer(offset, std::byte{0xee});
+    buffer.insert(buffer.end(), enc.begin(), enc.end());
+    const std::span<const std::byte> input(buffer.data() + offset, enc.size());
+    const auto view = bifrons::from_bytes<std::span<const TypeParam>>(input);
+    ASSERT_EQ(view.size(), values.size());
+    EXPECT_EQ(reinterpret_cast<const std::byte*>(view.data()), input.data() + 2);  // after a 2-byte count
+    EXPECT_TRUE(std::equal(view.begin(), view.end(), values.begin()));
+  }
+}
+
+// ---- span of multi-byte elements: aligned little-endian blocks only ---------------------------------
+
+template <class T>
+class WideSpan : public ::testing::Test {};
+using WideSpanTypes = ::testing::Types<std::int32_t, std::uint16_t, std::int64_t, float, double, long,
+                                       unsigned long, char16_t, char32_t, wchar_t>;
+TYPED_TEST_SUITE(WideSpan, WideSpanTypes);
+
+/// Places the encoding of values in an aligned buffer so that the element block starts at an
+/// address that is (aligned) or is not (misaligned) a multiple of alignof(T), and reads it as View.
+template <class View, class T>
+void check_view(const std::vector<T>& values) {
+  const bytes enc = bifrons::to_bytes(values);
+  const std::size_t count_size = varint_bytes(values.size()).size();
+  constexpr std::size_t align = alignof(T);
+  static_assert(align > 1);
+  // A view needs the block as it is in memory: little-endian and one wire width per element.
+  constexpr bool viewable = little_endian && ref_wire_width<T>() == sizeof(T);
+
+  alignas(16) std::array<std::byte, 4096> storage{};
+  ASSERT_LE(enc.size() + 2 * align, storage.size());
+  const std::size_t aligned_offset = align - count_size % align;  // block at aligned_offset + count_size
+  for (const bool aligned : {true, false}) {
+    const std::size_t offset = aligned ? aligned_offset : aligned_offset + 1;
+    std::memcpy(storage.data() + offset, enc.data(), enc.size());
+    const std::span<const std::byte> input(storage.data() + offset, enc.size());
+    const std::byte* block = input.data() + count_size;
+    ASSERT_EQ(reinterpret_cast<std::uintptr_t>(block) % align == 0, aligned);
+
+    auto r = bifrons::try_from_bytes<View>(input);
+    if (viewable && aligned) {
+      ASSERT_TRUE(r) << bifrons::describe(r.code());
+      ASSERT_EQ(r->size(), values.size());
+      EXPECT_EQ(reinterpret_cast<const std::byte*>(r->data()), block);
+      EXPECT_TRUE(std::equal(r->begin(), r->end(), values.begin()));
+    } else {
+      EXPECT_TRUE(fails_with<View>(input, errc::misaligned_view, count_size)) << "aligned = " << aligned;
+    }
+  }
+}
+
+TYPED_TEST(WideSpan, AlignedLittleEndianBlocksAreViewsOthersMisaligned) {
+  check_view<std::span<const TypeParam>>(samples<TypeParam>(5));
+  check_view<std::span<const TypeParam>>(samples<TypeParam>(200));  // two-byte count
+}
+
+TYPED_TEST(WideSpan, WrittenLikeAVector) {
+  std::vector<TypeParam> values = samples<TypeParam>(17);
+  EXPECT_EQ(bifrons::to_bytes(std::span<const TypeParam>(values)), bifrons::to_bytes(values));
+  EXPECT_EQ(bifrons::to_bytes(std::span<TypeParam>(values)), bifrons::to_bytes(values));  // writing needs no const
+  EXPECT_EQ(hex_of(std::span<const TypeParam>()), "00");
+}
+
+TYPED_TEST(WideSpan, EmptyAndTruncated) {
+  EXPECT_TRUE(bifrons::from_bytes<std::span<const TypeParam>>(B({0x00})).empty());
+  EXPECT_TRUE(fails_with<std::span<const TypeParam>>(B({0x02, 0x00}), errc::count_exceeds_input, 0));
+}
+
+TEST(WideSpan, HandComputedBytes) {
+  const std::int32_t values[] = {1, -2};
+  EXPECT_EQ(hex_of(std::span<const std::int32_t>(values)), "02 01 00 00 00 fe ff ff ff");
+  EXPECT_EQ(hex_of(std::span<const std::int32_t, 2>(values)), "02 01 00 00 00 fe ff ff ff");
+  const long longs[] = {-1};
+  EXPECT_EQ(hex_of(std::span<const long>(longs)), "01 ff ff ff ff ff ff ff ff");
+}
+
+TEST(WideStringView, AlignedLittleEndianBlocksAreViewsOthersMisaligned) {
+  check_view<std::u16string_view>(std::vector<char16_t>{u'a', u'\u00e9', u'z'});
+  check_view<std::u32string_view>(std::vector<char32_t>{U'a', U'\U0001F600'});
+  check_view<std::wstring_view>(std::vector<wchar_t>{L'w', L'x'});
+}
+
+// ---- views read through a reader -----------------------------------------------------------------
+
+TEST(Views, ThroughAReader) {
+  bytes b;
+  bifrons::writer w(b);
+  w(std::string("one"), std::vector<std::uint8_t>{9, 8});
+  bifrons::reader r(b);
+  std::string_view s;
+  std::span<const std::uint8_t> sp;
+  r(s, sp);
+  EXPECT_TRUE(r.done());
+  EXPECT_EQ(s, "one");
+  EXPECT_TRUE(points_into(s.data(), s.size(), b.data(), b.size()));
+  ASSERT_EQ(sp.size(), 2u);
+  EXPECT_EQ(sp[1], 8);
+  EXPECT_TRUE(points_into(sp.data(), sp.size(), b.data(), b.size()));
+
+  // An istream reader owns its buffer: the view points there and stays valid with the reader.
+  std::istringstream in(std::string(reinterpret_cast<const char*>(b.data()), b.size()));
+  bifrons::reader sr(in);
+  std::string_view s2;
+  sr(s2);
+  EXPECT_EQ(s2, "one");
+}
+
+}  // namespace
+}  // namespace bifrons_test
