@@ -62,7 +62,7 @@ struct read_status {
 // the object being read (stores through char* may alias anything). About -9% instructions on the
 // Account model.
 template <class T>
-[[gnu::flatten]] read_status read_all(std::span<const std::byte> in, T& out, const read_options& options, bool fresh) {
+BIFRONS_FLATTEN read_status read_all(std::span<const std::byte> in, T& out, const read_options& options, bool fresh) {
   source src(in.data(), in.size(), options);
   src.fresh = fresh;
   codec<T>::read(src, out);
