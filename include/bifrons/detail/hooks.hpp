@@ -145,14 +145,17 @@ struct any_member {
   operator U&&() const noexcept;
 };
 
-// Inside braces, only conversions to non-class types: `{x}` for a container member would
-// otherwise pick its initializer_list constructor, and instantiating that for move-only
-// elements is a hard error in clang. Class members that need braces are the C arrays of
-// scalars; everything else counts through the plain spelling.
-struct any_scalar {
+// Inside braces, no conversions to move-only classes: `{x}` for a member vector<unique_ptr<T>>
+// would otherwise pick its initializer_list constructor, and instantiating that is a hard error
+// in clang. Braces are needed for C arrays (of scalars or of copyable classes); other members
+// count through the plain spelling.
+struct any_braced {
   template <class U>
     requires(!std::is_class_v<U>)
   operator U&() const noexcept;
+  template <class U>
+    requires std::is_class_v<U> && std::is_copy_constructible_v<U>
+  operator U&&() const noexcept;
 };
 
 // Counting members by aggregate initialization needs two spellings of an initializer:
@@ -190,7 +193,7 @@ struct init_shape {
 // cannot choose between `{x}` and `x` per element).
 template <class T, std::size_t... A0, std::size_t... P0, std::size_t... A1, std::size_t... P1, std::size_t... A2, std::size_t... P2, std::size_t... A3, std::size_t... P3, std::size_t... A4, std::size_t... P4, std::size_t... A5, std::size_t... P5, std::size_t... A6, std::size_t... P6, std::size_t... A7, std::size_t... P7>
 constexpr bool initializable(std::index_sequence<A0...>, std::index_sequence<P0...>, std::index_sequence<A1...>, std::index_sequence<P1...>, std::index_sequence<A2...>, std::index_sequence<P2...>, std::index_sequence<A3...>, std::index_sequence<P3...>, std::index_sequence<A4...>, std::index_sequence<P4...>, std::index_sequence<A5...>, std::index_sequence<P5...>, std::index_sequence<A6...>, std::index_sequence<P6...>, std::index_sequence<A7...>, std::index_sequence<P7...>) {
-  return requires { T{{(void(A0), any_scalar{})}..., (void(P0), any_member{})..., {(void(A1), any_scalar{})}..., (void(P1), any_member{})..., {(void(A2), any_scalar{})}..., (void(P2), any_member{})..., {(void(A3), any_scalar{})}..., (void(P3), any_member{})..., {(void(A4), any_scalar{})}..., (void(P4), any_member{})..., {(void(A5), any_scalar{})}..., (void(P5), any_member{})..., {(void(A6), any_scalar{})}..., (void(P6), any_member{})..., {(void(A7), any_scalar{})}..., (void(P7), any_member{})...}; };
+  return requires { T{{(void(A0), any_braced{})}..., (void(P0), any_member{})..., {(void(A1), any_braced{})}..., (void(P1), any_member{})..., {(void(A2), any_braced{})}..., (void(P2), any_member{})..., {(void(A3), any_braced{})}..., (void(P3), any_member{})..., {(void(A4), any_braced{})}..., (void(P4), any_member{})..., {(void(A5), any_braced{})}..., (void(P5), any_member{})..., {(void(A6), any_braced{})}..., (void(P6), any_member{})..., {(void(A7), any_braced{})}..., (void(P7), any_member{})...}; };
 }
 
 template <class T, init_shape S>
