@@ -111,7 +111,6 @@ struct Throws {
   void serialize(Ar& ar) {
     ar(text);
   }
-  friend bool operator==(const Throws&, const Throws&) = default;
 };
 
 TEST(Variant, ValuelessIsWrittenWithAnIndexReadersRefuse) {
