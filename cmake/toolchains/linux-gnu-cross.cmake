@@ -18,17 +18,25 @@ set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR "${BIFRONS_CROSS_PROCESSOR}")
 
 # g++-<triple> provides <triple>-g++; g++-12-<triple> only <triple>-g++-12.
-# Try-compile projects re-read this file: keep a value found once.
-if(NOT CMAKE_CXX_COMPILER)
-  find_program(_bifrons_cross_cxx
-    NAMES "${BIFRONS_CROSS_TRIPLE}-g++" "${BIFRONS_CROSS_TRIPLE}-g++-12"
-    NO_CACHE)
-  if(NOT _bifrons_cross_cxx)
-    message(FATAL_ERROR "no ${BIFRONS_CROSS_TRIPLE}-g++ found "
-      "(Debian: apt-get install g++-${BIFRONS_CROSS_TRIPLE})")
+# The C compiler (a dependency of the C++ one) is only for the C checks of
+# projects that enable C, such as GoogleTest's FindThreads.
+# Try-compile projects re-read this file: keep values found once.
+foreach(_bifrons_lang CXX C)
+  if(_bifrons_lang STREQUAL CXX)
+    set(_bifrons_names "${BIFRONS_CROSS_TRIPLE}-g++" "${BIFRONS_CROSS_TRIPLE}-g++-12")
+  else()
+    set(_bifrons_names "${BIFRONS_CROSS_TRIPLE}-gcc" "${BIFRONS_CROSS_TRIPLE}-gcc-12")
   endif()
-  set(CMAKE_CXX_COMPILER "${_bifrons_cross_cxx}")
-endif()
+  if(NOT CMAKE_${_bifrons_lang}_COMPILER)
+    find_program(_bifrons_cross_compiler NAMES ${_bifrons_names} NO_CACHE)
+    if(NOT _bifrons_cross_compiler)
+      message(FATAL_ERROR "none of ${_bifrons_names} found "
+        "(Debian: apt-get install g++-${BIFRONS_CROSS_TRIPLE})")
+    endif()
+    set(CMAKE_${_bifrons_lang}_COMPILER "${_bifrons_cross_compiler}")
+    unset(_bifrons_cross_compiler)
+  endif()
+endforeach()
 
 set(CMAKE_FIND_ROOT_PATH "/usr/${BIFRONS_CROSS_TRIPLE}")
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
