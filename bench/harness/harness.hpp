@@ -1,0 +1,360 @@
+// The benchmark harness: the adapter contract, the workload table and the
+// registration of Google Benchmark cases.
+//
+// An adapter is a default-constructible class, one per library, in its own
+// file bench/adapters/<library>.cpp, ending with BENCH_ADAPTER(ClassName):
+//
+//   struct my_adapter {
+//     static constexpr std::string_view name = "mylib";
+//     // Serialize into a buffer the adapter owns and reuses across calls.
+//     bench::bytes_view encode(const T& value);
+//     // Deserialize into `out`, which is either freshly value-initialized or a
+//     // value an earlier decode filled (deserialize into a reused object).
+//     // Throws on malformed input.
+//     void decode(bench::bytes_view in, T& out);
+//     // Optional: serialize into a caller-supplied fixed buffer, no copy;
+//     // returns the bytes written.
+//     std::size_t encode_into(const T& value, std::span<std::byte> buffer);
+//     // Optional: false when decoding into an already-filled object is not
+//     // supported by the library (then only fresh-object decoding is timed).
+//     static constexpr bool decode_reuse = true;
+//     // Optional: false when encode exists only to produce test input
+//     // (simdjson parses but does not write).
+//     static constexpr bool encode_timed = true;
+//     // Optional: why a workload this adapter has no overload for is missing
+//     // (the report prints it). `family` is a case family, e.g. "shared_tree".
+//     static std::string_view unsupported_reason(std::string_view family);
+//   };
+//
+// A workload is supported when both encode and decode overloads exist for its
+// type; the rest is detected at compile time. Before anything is timed, every
+// case is round-tripped and compared; a failing adapter reports an error in
+// place of a number.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <new>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models.hpp"
+
+namespace bench {
+
+using bytes_view = std::span<const std::byte>;
+
+// ---------------------------------------------------------------------------
+// Heap accounting (alloc_hook.cpp interposes malloc and friends).
+// ---------------------------------------------------------------------------
+struct heap_stats {
+  std::uint64_t allocations = 0;  // malloc/calloc/realloc/aligned calls
+  std::uint64_t peak_bytes = 0;   // highest live bytes above the start level
+};
+
+// Counts the heap traffic of the code run between construction and stop().
+class heap_probe {
+ public:
+  heap_probe();
+  heap_stats stop();
+  heap_probe(const heap_probe&) = delete;
+  heap_probe& operator=(const heap_probe&) = delete;
+  ~heap_probe();
+
+ private:
+  bool stopped_ = false;
+};
+
+// ---------------------------------------------------------------------------
+// Bytes with the alignment FlatBuffers and Cap'n Proto expect of input.
+// ---------------------------------------------------------------------------
+class aligned_bytes {
+ public:
+  aligned_bytes() = default;
+  explicit aligned_bytes(bytes_view bytes)
+      : words_((bytes.size() + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t) + 1), size_(bytes.size()) {
+    if (!bytes.empty()) std::memcpy(words_.data(), bytes.data(), bytes.size());
+  }
+  bytes_view view() const { return {reinterpret_cast<const std::byte*>(words_.data()), size_}; }
+  std::span<std::byte> writable(std::size_t n) {
+    words_.assign(n / sizeof(std::max_align_t) + 1, std::max_align_t{});
+    size_ = n;
+    return {reinterpret_cast<std::byte*>(words_.data()), n};
+  }
+
+ private:
+  std::vector<std::max_align_t> words_;
+  std::size_t size_ = 0;
+};
+
+// ---------------------------------------------------------------------------
+// Adapter detection
+// ---------------------------------------------------------------------------
+template <class A, class T>
+concept can_encode = requires(A& a, const T& v) {
+  { a.encode(v) } -> std::convertible_to<bytes_view>;
+};
+template <class A, class T>
+concept can_decode = requires(A& a, bytes_view in, T& out) { a.decode(in, out); };
+template <class A, class T>
+concept can_encode_into = requires(A& a, const T& v, std::span<std::byte> buffer) {
+  { a.encode_into(v, buffer) } -> std::convertible_to<std::size_t>;
+};
+template <class A, class T>
+concept supports = can_encode<A, T> && can_decode<A, T>;
+
+template <class A>
+constexpr bool decode_reuse() {
+  if constexpr (requires { A::decode_reuse; }) return A::decode_reuse;
+  return true;
+}
+template <class A>
+constexpr bool encode_timed() {
+  if constexpr (requires { A::encode_timed; }) return A::encode_timed;
+  return true;
+}
+template <class A>
+std::string unsupported_reason(std::string_view family) {
+  if constexpr (requires { A::unsupported_reason(family); }) {
+    std::string why(A::unsupported_reason(family));
+    if (!why.empty()) return why;
+  }
+  return "no adapter for this type";
+}
+
+// ---------------------------------------------------------------------------
+// Equality: trees compare by structure, everything else with ==.
+// ---------------------------------------------------------------------------
+template <class T>
+bool equal(const T& x, const T& y) {
+  if constexpr (requires { model::equal_trees(x, y); }) {
+    return model::equal_trees(x, y);
+  } else {
+    return x == y;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The workload table
+// ---------------------------------------------------------------------------
+// One case: a value of type T, named "<workload>/<family>_<n>" (or
+// "<workload>/<family>" for single objects), where n is the sweep size the
+// plots use as their x axis.
+struct case_info {
+  std::string workload;  // cereal_fwd, kelpie, meta, survey, account
+  std::string family;    // e.g. vector_int32, account
+  std::int64_t n = 0;    // sweep size; 0 for single-object workloads
+  std::string name() const {
+    return workload + "/" + family + (n > 0 || family.find("tree") != std::string::npos ? "_" + std::to_string(n) : "");
+  }
+};
+
+// Calls f(info, factory) for every case, where factory() returns a fresh T.
+// The order here is the order of the report.
+template <class F>
+void for_each_case(F&& f) {
+  using namespace model;
+  // 1. Breiter & Nowak
+  f(case_info{"cereal_fwd", "integer_class_uniform"}, [] { return make_integer_class(Distribution::uniform); });
+  f(case_info{"cereal_fwd", "integer_class_normal"}, [] { return make_integer_class(Distribution::normal); });
+  for (std::size_t n : {8, 64, 512, 4096}) {
+    f(case_info{"cereal_fwd", "vector_integer_class_uniform", std::int64_t(n)},
+      [n] { return make_integer_classes(n, Distribution::uniform); });
+    f(case_info{"cereal_fwd", "vector_integer_class_normal", std::int64_t(n)},
+      [n] { return make_integer_classes(n, Distribution::normal); });
+  }
+  for (std::size_t n : {8, 32, 128, 512, 2048, 8192}) {
+    f(case_info{"cereal_fwd", "vector_int32", std::int64_t(n)}, [n] { return make_int32s(n); });
+    f(case_info{"cereal_fwd", "vector_float", std::int64_t(n)}, [n] { return make_floats(n); });
+    f(case_info{"cereal_fwd", "map_int32_int32", std::int64_t(n)}, [n] { return make_int_map(n); });
+  }
+  for (int depth : {0, 1, 5, 9}) {
+    f(case_info{"cereal_fwd", "unique_tree", depth}, [depth] { return make_unique_tree(depth); });
+    f(case_info{"cereal_fwd", "shared_tree", depth}, [depth] { return make_shared_tree(depth); });
+    f(case_info{"cereal_fwd", "poly_tree", depth}, [depth] { return make_poly_tree(depth); });
+  }
+  // 2. Ulmer (Kelpie)
+  for (std::size_t n = 1; n <= 1024; n *= 2) {
+    f(case_info{"kelpie", "message", std::int64_t(n)}, [n] { return make_kelpie(n); });
+  }
+  // 3. meta-serialization blog
+  f(case_info{"meta", "tuple"}, [] { return make_meta_tuple(); });
+  // 4. MusicScience37 survey
+  for (std::size_t n : {1, 32, 1024, 32768}) {
+    f(case_info{"survey", "string", std::int64_t(n)}, [n] { return make_string(n); });
+    f(case_info{"survey", "vector_int", std::int64_t(n)}, [n] { return make_ints(n); });
+  }
+  for (std::size_t n : {1, 1024, 1048576}) {
+    f(case_info{"survey", "vector_double", std::int64_t(n)}, [n] { return make_doubles(n); });
+  }
+  f(case_info{"survey", "mixed_struct"}, [] { return make_survey_mixed(); });
+  // 5. CppSerialization
+  f(case_info{"account", "account"}, [] { return make_account(); });
+}
+
+// ---------------------------------------------------------------------------
+// Registration
+// ---------------------------------------------------------------------------
+struct check_result {
+  std::string library, case_name;
+  bool supported = false;
+  bool ok = false;
+  std::string message;  // failure, or why unsupported
+  std::size_t bytes = 0;
+};
+
+// Every adapter's round-trip results, filled at registration.
+std::vector<check_result>& check_results();
+
+// Round-trips `value` through a fresh and a reused object (and encode_into if
+// present); returns an empty string on success, else what went wrong.
+template <class A, class T>
+std::string round_trip(const T& value, std::size_t& size) {
+  try {
+    A a;
+    const aligned_bytes bytes(a.encode(value));
+    size = bytes.view().size();
+    T fresh{};
+    a.decode(bytes.view(), fresh);
+    if (!equal(value, fresh)) return "decoded value differs from the original";
+    if constexpr (decode_reuse<A>()) {
+      A b;
+      b.decode(bytes.view(), fresh);  // into an already-filled object
+      if (!equal(value, fresh)) return "decoding into a reused object gives a different value";
+    }
+    if constexpr (can_encode_into<A, T>) {
+      aligned_bytes fixed;
+      auto buffer = fixed.writable(2 * size + 1024);
+      const std::size_t written = a.encode_into(value, buffer);
+      const aligned_bytes copy(buffer.first(written));
+      T again{};
+      a.decode(copy.view(), again);
+      if (!equal(value, again)) return "encode_into output does not decode to the original";
+    }
+    return {};
+  } catch (const std::exception& e) {
+    return std::string("exception: ") + e.what();
+  } catch (...) {
+    return "unknown exception";
+  }
+}
+
+template <class Op>
+void count_heap(benchmark::State& state, Op&& op) {
+  op();  // warm: the first call may grow buffers that later calls reuse
+  heap_probe probe;
+  op();
+  const heap_stats stats = probe.stop();
+  state.counters["allocs"] = static_cast<double>(stats.allocations);
+  state.counters["peak_heap"] = static_cast<double>(stats.peak_bytes);
+}
+
+template <class A, class Factory>
+void register_case(const case_info& info, Factory&& factory) {
+  using T = decltype(factory());
+  const std::string prefix = info.name() + "/" + std::string(A::name) + "/";
+  check_result result;
+  result.library = std::string(A::name);
+  result.case_name = info.name();
+  if constexpr (!supports<A, T>) {
+    result.message = unsupported_reason<A>(info.family);
+    check_results().push_back(std::move(result));
+    return;
+  } else {
+    result.supported = true;
+    auto value = std::make_shared<const T>(factory());
+    result.message = round_trip<A, T>(*value, result.bytes);
+    result.ok = result.message.empty();
+    const std::string error = result.message;
+    const double n = static_cast<double>(info.n);
+    const double bytes = static_cast<double>(result.bytes);
+    check_results().push_back(std::move(result));
+
+    auto common = [error, n, bytes](benchmark::State& state) {
+      state.counters["n"] = n;
+      state.counters["bytes"] = bytes;
+      if (!error.empty()) {
+        state.SkipWithError(error.c_str());
+        return false;
+      }
+      return true;
+    };
+
+    if constexpr (encode_timed<A>()) {
+      benchmark::RegisterBenchmark((prefix + "serialize").c_str(), [value, common](benchmark::State& state) {
+        if (!common(state)) return;
+        A a;
+        for (auto _ : state) {
+          bytes_view out = a.encode(*value);
+          benchmark::DoNotOptimize(out.data());
+          benchmark::ClobberMemory();
+        }
+        count_heap(state, [&] { benchmark::DoNotOptimize(a.encode(*value).data()); });
+      });
+    }
+    if constexpr (can_encode_into<A, T>) {
+      benchmark::RegisterBenchmark((prefix + "serialize_fixed").c_str(), [value, common](benchmark::State& state) {
+        if (!common(state)) return;
+        A a;
+        aligned_bytes storage;
+        auto buffer = storage.writable(2 * static_cast<std::size_t>(state.counters["bytes"]) + 1024);
+        for (auto _ : state) {
+          std::size_t written = a.encode_into(*value, buffer);
+          benchmark::DoNotOptimize(written);
+          benchmark::ClobberMemory();
+        }
+        count_heap(state, [&] { benchmark::DoNotOptimize(a.encode_into(*value, buffer)); });
+      });
+    }
+    benchmark::RegisterBenchmark((prefix + "deserialize").c_str(), [value, common](benchmark::State& state) {
+      if (!common(state)) return;
+      A a;
+      const aligned_bytes in(a.encode(*value));
+      for (auto _ : state) {
+        T out{};
+        a.decode(in.view(), out);
+        benchmark::DoNotOptimize(out);
+        benchmark::ClobberMemory();
+      }
+      count_heap(state, [&] {
+        T out{};
+        a.decode(in.view(), out);
+        benchmark::DoNotOptimize(out);
+      });
+    });
+    if constexpr (decode_reuse<A>()) {
+      benchmark::RegisterBenchmark((prefix + "deserialize_reuse").c_str(), [value, common](benchmark::State& state) {
+        if (!common(state)) return;
+        A a;
+        const aligned_bytes in(a.encode(*value));
+        T out{};
+        a.decode(in.view(), out);
+        for (auto _ : state) {
+          a.decode(in.view(), out);
+          benchmark::DoNotOptimize(out);
+          benchmark::ClobberMemory();
+        }
+        count_heap(state, [&] { a.decode(in.view(), out); });
+      });
+    }
+  }
+}
+
+template <class A>
+bool register_adapter() {
+  for_each_case([](const case_info& info, auto&& factory) { register_case<A>(info, factory); });
+  return true;
+}
+
+}  // namespace bench
+
+#define BENCH_ADAPTER(Adapter) \
+  [[maybe_unused]] static const bool bench_adapter_registered_ = ::bench::register_adapter<Adapter>()

@@ -1,0 +1,19 @@
+// Minimal save+load program: its size is bifrons' footprint in an executable.
+#include <bifrons/bifrons.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+struct Record {
+  std::int32_t id;
+  std::string name;
+  std::vector<double> values;
+  friend bool operator==(const Record&, const Record&) = default;
+};
+
+int main() {
+  const Record in{7, "minimal", {1.5, 2.5}};
+  const std::vector<std::byte> bytes = bifrons::to_bytes(in);
+  return bifrons::from_bytes<Record>(bytes) == in ? 0 : 1;
+}
