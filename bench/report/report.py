@@ -1,0 +1,1073 @@
+#!/usr/bin/env python3
+"""The benchmark report: tables, plots, targets.
+
+    report.py collect RESULTS --build BUILD   record the machine, compiler,
+                                              package versions and executable
+                                              sizes in RESULTS/env.json
+    report.py render RESULTS [--no-plots]     write RESULTS/report.md and
+                                              RESULTS/plots/*.png, print the
+                                              summary; exit 1 if a round trip
+                                              or a benchmark failed
+    report.py publish RESULTS --markdown FILE --images DIR
+                                              the same report as FILE, with its
+                                              plots copied to DIR
+
+RESULTS is what scripts/bench writes: bench_<lib>.json (Google Benchmark
+output), check_<lib>.json (round trips), run.txt, and optionally
+build_failed.txt / run_failed.txt. Needs Python 3 and, for plots, matplotlib.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+OPS = ["serialize", "serialize_fixed", "deserialize", "deserialize_reuse"]
+OP_SHORT = {"serialize": "ser", "serialize_fixed": "fixed", "deserialize": "deser", "deserialize_reuse": "reuse"}
+WORKLOADS = ["cereal_fwd", "kelpie", "meta", "survey", "account"]
+WORKLOAD_TITLES = {
+    "cereal_fwd": "cereal_fwd (Breiter & Nowak)",
+    "kelpie": "kelpie (Ulmer, Kelpie RPC messages)",
+    "meta": "meta (meta-serialization blog)",
+    "survey": "survey (MusicScience37 survey)",
+    "account": "account (chronoxor/CppSerialization)",
+}
+BASELINES = ["memcpy", "handwritten"]
+REFERENCE = "bifrons"
+
+# Libraries the suite would like to compare but cannot install here.
+NOT_INSTALLABLE = [
+    ("zpp::bits", "not packaged in Debian 12; the project does not vendor code from outside Debian, PyPI or Maven"),
+    ("FastBinaryEncoding", "not packaged in Debian 12; the project does not vendor code from outside Debian, PyPI or Maven"),
+    ("yyjson", "not packaged in Debian 12; the project does not vendor code from outside Debian, PyPI or Maven"),
+]
+
+# Debian packages behind each library (by name prefix), for the versions table.
+PACKAGES_BY_LIBRARY = [
+    ("cereal", ["libcereal-dev"]),
+    ("boost", ["libboost-serialization-dev"]),
+    ("msgpack", ["libmsgpack-cxx-dev"]),
+    ("xdr", ["libtirpc-dev"]),
+    ("protobuf", ["libprotobuf-dev", "protobuf-compiler"]),
+    ("flatbuffers", ["libflatbuffers-dev", "flatbuffers-compiler"]),
+    ("capnp", ["libcapnp-dev", "capnproto"]),
+    ("sbe", ["maven", "default-jdk-headless"]),
+    ("nlohmann", ["nlohmann-json3-dev"]),
+    ("rapidjson", ["rapidjson-dev"]),
+    ("simdjson", ["libsimdjson-dev"]),
+]
+TOOL_PACKAGES = ["g++", "cmake", "ninja-build", "libbenchmark-dev", "python3-matplotlib"]
+
+# Families drawn as bar charts (one object each).
+SINGLE_OBJECT_FAMILIES = {
+    ("cereal_fwd", "integer_class_uniform"),
+    ("cereal_fwd", "integer_class_normal"),
+    ("meta", "tuple"),
+    ("survey", "mixed_struct"),
+    ("account", "account"),
+}
+
+
+# ---------------------------------------------------------------------------
+# collect
+# ---------------------------------------------------------------------------
+def run(cmd, **kw):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, check=False, **kw).stdout
+    except OSError:
+        return ""
+
+
+def read_lines(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return [line.rstrip("\n") for line in f if line.strip()]
+    except OSError:
+        return []
+
+
+def cmake_cache(build):
+    cache = {}
+    for line in read_lines(os.path.join(build, "CMakeCache.txt")):
+        m = re.match(r"^([A-Za-z0-9_.\-]+):[A-Z]+=(.*)$", line)
+        if m:
+            cache[m.group(1)] = m.group(2)
+    return cache
+
+
+def compile_flags(build):
+    """The compile flags of each bench_<lib> target's first adapter source."""
+    try:
+        with open(os.path.join(build, "compile_commands.json"), encoding="utf-8") as f:
+            commands = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    flags = {}
+    for entry in commands:
+        output = entry.get("output", "")
+        m = re.search(r"CMakeFiles/(bench|minimal)_([A-Za-z0-9_]+)\.dir/", output + " " + entry.get("command", ""))
+        if not m or m.group(1) != "bench":
+            continue
+        library = m.group(2)
+        if library == "harness":
+            continue
+        tokens = entry.get("command", "").split()[1:]
+        kept, skip = [], False
+        for t in tokens:
+            if skip:
+                skip = False
+                continue
+            if t in ("-o", "-c", "-MT", "-MF", "-isystem", "-I", "-include"):
+                skip = True
+                continue
+            if t.startswith(("-I", "-isystem", "-MD", "-MF", "-MT")) or not t.startswith("-"):
+                continue
+            kept.append(t)
+        # Prefer the adapter's own file over generated sources.
+        own = entry.get("file", "").endswith(f"adapters/{library}.cpp")
+        if library not in flags or own:
+            flags[library] = kept
+    return flags
+
+
+def lscpu():
+    info = {}
+    for line in run(["lscpu"]).splitlines():
+        if ":" in line:
+            key, value = line.split(":", 1)
+            info[key.strip()] = value.strip()
+    return info
+
+
+def package_versions(names):
+    versions = {}
+    for name in names:
+        out = run(["dpkg-query", "-W", "-f=${Version}", name]).strip()
+        versions[name] = out or None
+    return versions
+
+
+def system_library(path):
+    base = os.path.basename(path)
+    return base.startswith(("libc.so", "libm.so", "libstdc++.so", "libgcc_s.so", "ld-linux", "linux-vdso",
+                            "libpthread.so", "libdl.so", "librt.so"))
+
+
+def executable_sizes(build, libraries):
+    sizes = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for library in libraries:
+            exe = os.path.join(build, "bench", f"minimal_{library}")
+            if not os.path.isfile(exe):
+                continue
+            stripped = os.path.join(tmp, library)
+            subprocess.run(["strip", "-o", stripped, exe], check=False)
+            shared = []
+            for line in run(["ldd", exe]).splitlines():
+                m = re.match(r"\s*(\S+)\s+=>\s+(\S+)", line)
+                if m and os.path.exists(m.group(2)) and not system_library(m.group(2)):
+                    shared.append({"name": m.group(1), "bytes": os.path.getsize(os.path.realpath(m.group(2)))})
+            sizes[library] = {
+                "bytes": os.path.getsize(exe),
+                "stripped": os.path.getsize(stripped) if os.path.exists(stripped) else None,
+                "shared_libraries": shared,
+            }
+    return sizes
+
+
+def collect(results, build):
+    cache = cmake_cache(build)
+    cpu = lscpu()
+    compiler = cache.get("CMAKE_CXX_COMPILER", "c++")
+    libraries = read_lines(os.path.join(build, "bench_libraries.txt"))
+    minimals = read_lines(os.path.join(build, "bench_minimals.txt"))
+    missing = []
+    for line in read_lines(os.path.join(build, "bench_missing.txt")):
+        name, _, reason = line.partition("=")
+        missing.append({"library": name, "reason": reason})
+    os_name = ""
+    for line in read_lines("/etc/os-release"):
+        if line.startswith("PRETTY_NAME="):
+            os_name = line.split("=", 1)[1].strip('"')
+    memory = ""
+    for line in read_lines("/proc/meminfo"):
+        if line.startswith("MemTotal:"):
+            memory = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
+    packages = sorted({p for _, ps in PACKAGES_BY_LIBRARY for p in ps} | set(TOOL_PACKAGES))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = {
+        "machine": {
+            "host": os.uname().nodename,
+            "cpu": cpu.get("Model name", "unknown"),
+            "cpus": cpu.get("CPU(s)", str(os.cpu_count())),
+            "threads_per_core": cpu.get("Thread(s) per core", ""),
+            "cores_per_socket": cpu.get("Core(s) per socket", ""),
+            "sockets": cpu.get("Socket(s)", ""),
+            "hypervisor": cpu.get("Hypervisor vendor", ""),
+            "memory": memory,
+            "os": os_name,
+            "kernel": " ".join(os.uname()[2:3]),
+        },
+        "compiler": {
+            "path": compiler,
+            "version": run([compiler, "--version"]).splitlines()[0:1],
+            "build_type": cache.get("CMAKE_BUILD_TYPE", ""),
+            "cxx_flags": cache.get("CMAKE_CXX_FLAGS", ""),
+            "cxx_flags_build_type": cache.get("CMAKE_CXX_FLAGS_" + cache.get("CMAKE_BUILD_TYPE", "").upper(), ""),
+            "per_library": compile_flags(build),
+        },
+        "packages": package_versions(packages),
+        "other_versions": {k: v for k, v in cache.items() if re.search(r"SBE.*VERSION", k, re.I)},
+        "bifrons": run(["git", "-C", root, "describe", "--always", "--dirty"]).strip(),
+        "libraries": libraries,
+        "missing": missing,
+        "executables": executable_sizes(build, minimals),
+    }
+    with open(os.path.join(results, "env.json"), "w", encoding="utf-8") as f:
+        json.dump(env, f, indent=1)
+
+
+# ---------------------------------------------------------------------------
+# Loading results
+# ---------------------------------------------------------------------------
+CASE_RE = re.compile(r"^(.*)_(\d+)$")
+
+
+def split_case(case):
+    """'cereal_fwd/vector_int32_8' -> ('cereal_fwd', 'vector_int32', 8); single objects have n None."""
+    workload, name = case.split("/", 1)
+    m = CASE_RE.match(name)
+    if m:
+        return workload, m.group(1), int(m.group(2))
+    return workload, name, None
+
+
+def to_ns(value, unit):
+    return value * {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}.get(unit, 1.0)
+
+
+class Results:
+    def __init__(self, directory):
+        self.dir = directory
+        self.run = {}
+        for line in read_lines(os.path.join(directory, "run.txt")):
+            key, _, value = line.partition("=")
+            self.run[key] = value
+        try:
+            with open(os.path.join(directory, "env.json"), encoding="utf-8") as f:
+                self.env = json.load(f)
+        except (OSError, ValueError):
+            self.env = {}
+        self.checks = {}  # library -> {case: record}
+        self.case_order = []  # every case, in the harness' order
+        self.bench = {}  # (case, library, op) -> record
+        self.contexts = {}
+        self.load_errors = []
+        for entry in sorted(os.listdir(directory)):
+            path = os.path.join(directory, entry)
+            m = re.match(r"^check_(.+)\.json$", entry)
+            if m:
+                self.load_checks(m.group(1), path)
+            m = re.match(r"^bench_(.+)\.json$", entry)
+            if m:
+                self.load_bench(m.group(1), path)
+        self.failed_runs = read_lines(os.path.join(directory, "run_failed.txt"))
+        self.failed_builds = [line.partition("=") for line in read_lines(os.path.join(directory, "build_failed.txt"))]
+        libraries = set(self.checks) | {lib for _, lib, _ in self.bench}
+        self.libraries = order_libraries(libraries)
+
+    def load_checks(self, library, path):
+        try:
+            with open(path, encoding="utf-8") as f:
+                records = json.load(f)
+        except (OSError, ValueError) as e:
+            self.load_errors.append(f"{os.path.basename(path)}: {e}")
+            return
+        self.checks[library] = {}
+        for r in records:
+            self.checks[library][r["case"]] = r
+            if r["case"] not in self.case_order:
+                self.case_order.append(r["case"])
+
+    def load_bench(self, library, path):
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+        except (OSError, ValueError) as e:
+            if os.path.getsize(path) > 0:
+                self.load_errors.append(f"{os.path.basename(path)}: {e}")
+            return
+        self.contexts[library] = data.get("context", {})
+        for b in data.get("benchmarks", []):
+            if b.get("run_type", "iteration") != "iteration":
+                continue
+            parts = b["name"].split("/")
+            if len(parts) != 4:
+                continue
+            case = parts[0] + "/" + parts[1]
+            record = {
+                "error": b.get("error_message") if b.get("error_occurred") else None,
+                "cpu": to_ns(b.get("cpu_time", 0.0), b.get("time_unit", "ns")),
+                "real": to_ns(b.get("real_time", 0.0), b.get("time_unit", "ns")),
+                "iterations": b.get("iterations", 0),
+                "allocs": b.get("allocs"),
+                "peak_heap": b.get("peak_heap"),
+                "bytes": b.get("bytes"),
+            }
+            self.bench[(case, parts[2], parts[3])] = record
+            if case not in self.case_order:
+                self.case_order.append(case)
+
+    # Accessors -------------------------------------------------------------
+    def time(self, case, library, op):
+        r = self.bench.get((case, library, op))
+        if r is None or r["error"] or not r["cpu"]:
+            return None
+        return r["cpu"]
+
+    def size(self, case, library):
+        c = self.checks.get(library, {}).get(case)
+        if c and c["status"] == "ok":
+            return c["bytes"]
+        for op in OPS:
+            r = self.bench.get((case, library, op))
+            if r and not r["error"] and r["bytes"]:
+                return int(r["bytes"])
+        return None
+
+    def ran(self, case, library):
+        return any((case, library, op) in self.bench for op in OPS)
+
+    def status(self, case, library):
+        c = self.checks.get(library, {}).get(case)
+        return c["status"] if c else None
+
+    def families(self):
+        """[(workload, family, [(n, case)...])] in the harness' order."""
+        out, index = [], {}
+        for case in self.case_order:
+            if not any(self.ran(case, lib) for lib in self.libraries):
+                continue
+            workload, family, n = split_case(case)
+            key = (workload, family)
+            if key not in index:
+                index[key] = len(out)
+                out.append((workload, family, []))
+            out[index[key]][2].append((n, case))
+        for _, _, cases in out:
+            cases.sort(key=lambda c: (c[0] is not None, c[0] or 0))
+        return out
+
+    def failures(self):
+        """Every failed round trip and benchmark error: [(library, case, op or None, message)]."""
+        out = []
+        for library in self.libraries:
+            for case, c in self.checks.get(library, {}).items():
+                if c["status"] == "FAIL":
+                    out.append((library, case, None, c["message"]))
+        failed_checks = {(lib, case) for lib, case, _, _ in out}
+        for (case, library, op), r in sorted(self.bench.items()):
+            if r["error"] and (library, case) not in failed_checks:
+                out.append((library, case, op, r["error"]))
+        return out
+
+
+def order_libraries(libraries):
+    rest = sorted(lib for lib in libraries if lib != REFERENCE and lib not in BASELINES)
+    head = [REFERENCE] if REFERENCE in libraries else []
+    return head + rest + [lib for lib in BASELINES if lib in libraries]
+
+
+# ---------------------------------------------------------------------------
+# Formatting
+# ---------------------------------------------------------------------------
+def fmt_ns(ns):
+    if ns is None:
+        return "–"
+    if ns < 10:
+        return f"{ns:.2f}"
+    if ns < 100:
+        return f"{ns:.1f}"
+    return f"{ns:,.0f}"
+
+
+def fmt_ratio(x):
+    if x is None:
+        return "–"
+    if x >= 100:
+        return f"{x:,.0f}×"
+    if x >= 10:
+        return f"{x:.1f}×"
+    return f"{x:.2f}×"
+
+
+def fmt_bytes(b):
+    if b is None:
+        return "–"
+    b = float(b)
+    if b < 10 * 1024:
+        return f"{b:,.0f}"
+    if b < 10 * 1024 * 1024:
+        return f"{b / 1024:,.0f} KiB"
+    return f"{b / 1024 / 1024:,.1f} MiB"
+
+
+def fmt_count(x):
+    if x is None:
+        return "–"
+    return f"{x:,.0f}"
+
+
+def geomean(values):
+    values = [v for v in values if v is not None and v > 0]
+    if not values:
+        return None
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def md_escape(text):
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def table(header, rows, align=None):
+    align = align or ["---"] * len(header)
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
+    for row in rows:
+        lines.append("| " + " | ".join(md_escape(c) for c in row) + " |")
+    return "\n".join(lines)
+
+
+def slug(*parts):
+    return "-".join(re.sub(r"[^A-Za-z0-9_]+", "_", p) for p in parts)
+
+
+# ---------------------------------------------------------------------------
+# Analysis
+# ---------------------------------------------------------------------------
+def ratio(res, case, library, op):
+    """library's time / bifrons' time for one op: > 1 means bifrons is faster."""
+    t, ref = res.time(case, library, op), res.time(case, REFERENCE, op)
+    if t is None or ref is None:
+        return None
+    return t / ref
+
+
+def summary_rows(res):
+    rows = []
+    for library in res.libraries:
+        checks = res.checks.get(library, {})
+        supported = [c for c in checks.values() if c["status"] != "unsupported"]
+        failed = [c for c in checks.values() if c["status"] == "FAIL"]
+        cases = [c for c in res.case_order if res.ran(c, library)]
+        errors = sum(1 for (c, lib, _), r in res.bench.items() if lib == library and r["error"])
+        ser = geomean([ratio(res, c, library, "serialize") for c in cases])
+        des = geomean([ratio(res, c, library, "deserialize") for c in cases])
+        sizes = []
+        for c in cases:
+            s, ref = res.size(c, library), res.size(c, REFERENCE)
+            if s and ref:
+                sizes.append(s / ref)
+        account = "account/account"
+        rows.append([
+            library,
+            f"{len(supported)}/{len(checks)}" if checks else "–",
+            str(len(failed) + errors) if (failed or errors) else "0",
+            "–" if library == REFERENCE else fmt_ratio(ser),
+            "–" if library == REFERENCE else fmt_ratio(des),
+            "–" if library == REFERENCE else fmt_ratio(geomean(sizes)),
+            fmt_ns(res.time(account, library, "serialize")),
+            fmt_ns(res.time(account, library, "deserialize")),
+            fmt_count(res.size(account, library)) if res.ran(account, library) else "–",
+        ])
+    header = ["library", "cases supported", "failures", "serialize: lib ÷ bifrons", "deserialize: lib ÷ bifrons",
+              "bytes: lib ÷ bifrons", "Account serialize ns", "Account deserialize ns", "Account bytes"]
+    return header, rows
+
+
+def targets(res):
+    """[(description, status, detail)]; status is 'met', 'NOT met' or 'not measured'."""
+    out = []
+    account = "account/account"
+
+    def speedup_target(op, threshold, verb):
+        other = "cereal_binary"
+        t, ref = res.time(account, other, op), res.time(account, REFERENCE, op)
+        desc = f"Account: bifrons {verb} ≥ {threshold}× faster than {other}"
+        if t is None or ref is None:
+            missing = other if t is None else REFERENCE
+            return desc, "not measured", f"no {op} result for {missing} in this run"
+        x = t / ref
+        return desc, "met" if x >= threshold else "NOT met", f"{x:.1f}× ({fmt_ns(t)} ns vs {fmt_ns(ref)} ns)"
+
+    out.append(speedup_target("serialize", 15, "serializes"))
+    out.append(speedup_target("deserialize", 12, "deserializes"))
+
+    desc = "Account: bifrons' encoding is no larger than protobuf's"
+    s, p = res.size(account, REFERENCE), res.size(account, "protobuf")
+    if s is None or p is None or not res.ran(account, "protobuf") or not res.ran(account, REFERENCE):
+        out.append((desc, "not measured", "protobuf or bifrons has no Account result in this run"))
+    else:
+        out.append((desc, "met" if s <= p else "NOT met", f"{s} B vs {p} B"))
+
+    desc = "kelpie: bifrons serializes faster than xdr at every N"
+    pairs = []
+    for case in res.case_order:
+        workload, family, n = split_case(case)
+        if workload == "kelpie":
+            t, ref = res.time(case, "xdr", "serialize"), res.time(case, REFERENCE, "serialize")
+            if t is not None and ref is not None:
+                pairs.append((n, t / ref))
+    if not pairs:
+        out.append((desc, "not measured", "no kelpie results for both xdr and bifrons in this run"))
+    else:
+        slower = [str(n) for n, x in pairs if x <= 1.0]
+        detail = f"{len(pairs)} sizes (N = {pairs[0][0]}…{pairs[-1][0]}); xdr time ÷ bifrons time " \
+                 f"from {min(x for _, x in pairs):.2f}× to {max(x for _, x in pairs):.2f}×"
+        if slower:
+            detail += f"; bifrons not faster at N = {', '.join(slower)}"
+        out.append((desc, "NOT met" if slower else "met", detail))
+
+    case = "survey/vector_double_1048576"
+    for op, label, informational in [("serialize", "serialize", False), ("deserialize", "deserialize", False),
+                                     ("deserialize_reuse", "deserialize into a reused vector", True)]:
+        desc = f"survey/vector_double_1048576: bifrons {label} throughput ≥ 90% of memcpy"
+        if informational:
+            desc += " (informational)"
+        t, ref = res.time(case, "memcpy", op), res.time(case, REFERENCE, op)
+        if t is None or ref is None:
+            out.append((desc, "not measured", f"no {op} result for memcpy and bifrons in this run"))
+            continue
+        x = t / ref
+        out.append((desc, "met" if x >= 0.9 else "NOT met",
+                    f"{100 * x:.0f}% ({fmt_ns(ref)} ns vs memcpy {fmt_ns(t)} ns; "
+                    f"{8 * 1048576 / ref:.2f} GB/s)"))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Plots
+# ---------------------------------------------------------------------------
+def library_styles(libraries):
+    import matplotlib
+
+    colors = list(matplotlib.colormaps["tab20"].colors)
+    markers = ["s", "^", "v", "D", "P", "X", "<", ">", "p", "h", "*", "d", "H", "8"]
+    styles, k = {}, 0
+    for lib in libraries:
+        if lib == REFERENCE:
+            styles[lib] = dict(color="black", marker="o", linewidth=2.6, markersize=7, zorder=10)
+        elif lib == "memcpy":
+            styles[lib] = dict(color="0.45", marker="", linestyle="--", linewidth=1.8, zorder=9)
+        elif lib == "handwritten":
+            styles[lib] = dict(color="0.45", marker="*", linestyle=":", linewidth=1.8, markersize=9, zorder=9)
+        else:
+            # tab20's dark shades first, then the light ones; not its greys.
+            palette = [colors[i] for i in range(0, 20, 2) if i != 14] + [colors[i] for i in range(1, 20, 2) if i != 15]
+            styles[lib] = dict(color=palette[k % len(palette)], marker=markers[k % len(markers)], linewidth=1.4,
+                               markersize=5)
+            k += 1
+    return styles
+
+
+def x_of(workload, family, n):
+    if "tree" in family:
+        return 2 ** (n + 1) - 1
+    return n
+
+
+def x_label(workload, family):
+    if "tree" in family:
+        return "tree nodes (depth d: 2^(d+1) − 1 nodes)"
+    if workload == "kelpie":
+        return "entries per message"
+    if family == "string":
+        return "characters"
+    if family.startswith("map"):
+        return "map entries"
+    return "elements"
+
+
+def plot_sweep(res, workload, family, cases, styles, path):
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import LogLocator
+
+    fig, axes = plt.subplots(1, 3, figsize=(17, 5.6))
+    panels = [("serialize", "serialize: CPU time per operation"), ("deserialize", "deserialize (fresh object): CPU time"),
+              (None, "encoded size")]
+    handles = {}
+    for ax, (op, title) in zip(axes, panels):
+        for lib in res.libraries:
+            xs, ys = [], []
+            for n, case in cases:
+                y = res.time(case, lib, op) if op else (res.size(case, lib) if res.ran(case, lib) else None)
+                if y is not None and y > 0:
+                    xs.append(x_of(workload, family, n))
+                    ys.append(y)
+            if xs:
+                (line,) = ax.plot(xs, ys, label=lib, **styles[lib])
+                handles.setdefault(lib, line)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_title(title, fontsize=11)
+        ax.set_xlabel(x_label(workload, family))
+        ax.set_ylabel("ns per operation (log)" if op else "bytes (log)")
+        ax.grid(True, which="major", alpha=0.35)
+        ax.grid(True, which="minor", alpha=0.12)
+        ax.yaxis.set_major_locator(LogLocator(base=10))
+    fig.suptitle(f"{workload} / {family}: time and size vs size of the value (log–log; lower is better)",
+                 fontsize=13)
+    labels = [lib for lib in res.libraries if lib in handles]
+    fig.legend([handles[lib] for lib in labels], labels, loc="center right", fontsize=10, frameon=False)
+    fig.tight_layout(rect=(0, 0, 0.885, 0.95))
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def plot_single(res, workload, family, case, styles, path):
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    libs = [lib for lib in res.libraries if res.time(case, lib, "serialize") or res.time(case, lib, "deserialize")]
+    if not libs:
+        return False
+    libs = list(reversed(libs))  # the reference at the top
+    height = max(3.2, 0.42 * len(libs) + 1.6)
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(15, height), gridspec_kw={"width_ratios": [2.2, 1]})
+    ys = range(len(libs))
+    bar = 0.38
+    ser = [res.time(case, lib, "serialize") or 0 for lib in libs]
+    des = [res.time(case, lib, "deserialize") or 0 for lib in libs]
+    ax.barh([y + bar / 2 for y in ys], ser, height=bar, color="#4c72b0", label="serialize")
+    ax.barh([y - bar / 2 for y in ys], des, height=bar, color="#dd8452", label="deserialize (fresh object)")
+    for y, s, d in zip(ys, ser, des):
+        if s:
+            ax.text(s * 1.04, y + bar / 2, fmt_ns(s), va="center", fontsize=8)
+        if d:
+            ax.text(d * 1.04, y - bar / 2, fmt_ns(d), va="center", fontsize=8)
+    ax.set_xscale("log")
+    positive = [v for v in ser + des if v > 0]
+    ax.set_xlim(min(positive) / 2, max(positive) * 4)
+    ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_yticks(list(ys))
+    ax.set_yticklabels(libs)
+    for label in ax.get_yticklabels():
+        if label.get_text() == REFERENCE:
+            label.set_fontweight("bold")
+    ax.set_xlabel("CPU time per operation [ns] (log; shorter is better)")
+    ax.grid(True, axis="x", which="major", alpha=0.35)
+    ax.legend(loc="lower right", fontsize=9)
+    sizes = [res.size(case, lib) or 0 for lib in libs]
+    colors = ["black" if lib == REFERENCE else "#55a868" for lib in libs]
+    bx.barh(list(ys), sizes, color=colors, height=0.6)
+    for y, s in zip(ys, sizes):
+        if s:
+            bx.text(s * 1.02, y, f"{s:,}", va="center", fontsize=8)
+    bx.set_yticks(list(ys))
+    bx.set_yticklabels([])
+    bx.set_xlim(0, max(sizes + [1]) * 1.2)
+    bx.set_xlabel("encoded size [bytes]")
+    bx.grid(True, axis="x", alpha=0.35)
+    fig.suptitle(f"{workload} / {family}: one object", fontsize=13)
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return True
+
+
+def make_plots(res, outdir):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    os.makedirs(outdir, exist_ok=True)
+    for old in os.listdir(outdir):
+        if old.endswith(".png"):
+            os.remove(os.path.join(outdir, old))
+    styles = library_styles(res.libraries)
+    plots = {}
+    for workload, family, cases in res.families():
+        name = slug(workload, family) + ".png"
+        path = os.path.join(outdir, name)
+        if len(cases) > 1 and cases[0][0] is not None:
+            plot_sweep(res, workload, family, cases, styles, path)
+            plots[(workload, family)] = name
+        elif (workload, family) in SINGLE_OBJECT_FAMILIES or len(cases) == 1:
+            if plot_single(res, workload, family, cases[0][1], styles, path):
+                plots[(workload, family)] = name
+    return plots
+
+
+# ---------------------------------------------------------------------------
+# The report
+# ---------------------------------------------------------------------------
+def family_table(res, cases):
+    rows = []
+    multi = len(cases) > 1 or cases[0][0] is not None
+    for n, case in cases:
+        for lib in res.libraries:
+            if not res.ran(case, lib):
+                continue
+            row = [str(n)] if multi else []
+            row.append(f"**{lib}**" if lib == REFERENCE else lib)
+            if res.status(case, lib) == "FAIL":
+                msg = res.checks[lib][case]["message"]
+                rows.append(row + [f"**FAILED**: {msg}"] + [""] * 6)
+                continue
+            for op in OPS:
+                r = res.bench.get((case, lib, op))
+                if r is None:
+                    row.append("–")
+                elif r["error"]:
+                    row.append(f"**error**: {r['error']}")
+                else:
+                    cell = fmt_ns(r["cpu"])
+                    x = ratio(res, case, lib, op)
+                    if lib != REFERENCE and x is not None:
+                        cell += f" ({fmt_ratio(x)})"
+                    row.append(cell)
+            row.append(fmt_count(res.size(case, lib)))
+            allocs, peaks = [], []
+            for op in OPS:
+                r = res.bench.get((case, lib, op))
+                ok = r is not None and not r["error"]
+                allocs.append(fmt_count(r["allocs"]) if ok and r["allocs"] is not None else "–")
+                peaks.append(fmt_bytes(r["peak_heap"]) if ok and r["peak_heap"] is not None else "–")
+            row.append(" / ".join(allocs))
+            row.append(" / ".join(peaks))
+            rows.append(row)
+    header = (["n"] if multi else []) + ["library", "serialize ns", "serialize_fixed ns", "deserialize ns",
+                                         "deserialize_reuse ns", "bytes", "allocs/op", "peak heap"]
+    align = (["--:"] if multi else []) + [":--"] + ["--:"] * 7
+    return table(header, rows, align)
+
+
+def unsupported_lines(res, cases, names_only=False):
+    by_lib = {}
+    case_names = {c for _, c in cases}
+    for lib in res.libraries:
+        for case in case_names:
+            c = res.checks.get(lib, {}).get(case)
+            if c and c["status"] == "unsupported":
+                by_lib.setdefault(lib, c["message"])
+    if not by_lib:
+        return ""
+    if names_only:
+        return ", ".join(by_lib)
+    return "Not supported: " + "; ".join(f"{lib} ({md_escape(msg)})" for lib, msg in by_lib.items()) + "."
+
+
+def speedup_tables(res):
+    others = [lib for lib in res.libraries if lib != REFERENCE]
+    if REFERENCE not in res.libraries or not others:
+        return ""
+    parts = []
+    for op, title in [("serialize", "serialize"), ("deserialize", "deserialize (fresh object)"),
+                      ("deserialize_reuse", "deserialize into a reused object")]:
+        rows = []
+        for workload, family, cases in res.families():
+            cells = []
+            for lib in others:
+                cells.append(fmt_ratio(geomean([ratio(res, c, lib, op) for _, c in cases])))
+            if any(c != "–" for c in cells):
+                rows.append([f"{workload}/{family}"] + cells)
+        if rows:
+            parts.append(f"**{title}** — other library's time ÷ bifrons' time (geometric mean over the sizes; "
+                         f"> 1: bifrons is that many times faster)\n\n" +
+                         table(["case family"] + others, rows, [":--"] + ["--:"] * len(others)))
+    rows = []
+    for workload, family, cases in res.families():
+        cells = []
+        for lib in others:
+            values = []
+            for _, c in cases:
+                s, ref = res.size(c, lib), res.size(c, REFERENCE)
+                if s and ref and res.ran(c, lib):
+                    values.append(s / ref)
+            cells.append(fmt_ratio(geomean(values)))
+        if any(c != "–" for c in cells):
+            rows.append([f"{workload}/{family}"] + cells)
+    if rows:
+        parts.append("**encoded size** — other library's bytes ÷ bifrons' bytes (geometric mean over the sizes)\n\n" +
+                     table(["case family"] + others, rows, [":--"] + ["--:"] * len(others)))
+    return "\n\n".join(parts)
+
+
+def machine_section(res):
+    env = res.env
+    m = env.get("machine", {})
+    c = env.get("compiler", {})
+    lines = []
+    if m:
+        cores = m.get("cpus", "?")
+        detail = []
+        if m.get("sockets") and m.get("cores_per_socket"):
+            detail.append(f"{m['sockets']} socket × {m['cores_per_socket']} cores × {m.get('threads_per_core', '?')} threads")
+        if m.get("hypervisor"):
+            detail.append(f"virtual machine ({m['hypervisor']})")
+        lines.append(f"- CPU: {m.get('cpu', '?')}, {cores} logical CPUs" + (f" ({'; '.join(detail)})" if detail else ""))
+        lines.append(f"- Memory: {m.get('memory', '?')}; OS: {m.get('os', '?')}, Linux {m.get('kernel', '?')}")
+    ctx = next(iter(res.contexts.values()), {})
+    if ctx:
+        caches = ", ".join(f"L{x['level']} {x['type'].lower()} {fmt_bytes(x['size'])}" for x in ctx.get("caches", []))
+        lines.append(f"- Google Benchmark: {ctx.get('mhz_per_cpu', '?')} MHz per CPU reported; caches: {caches}; "
+                     f"CPU frequency scaling {'on' if ctx.get('cpu_scaling_enabled') else 'off'}")
+        loads = [v.get("load_avg", [None])[0] for v in res.contexts.values() if v.get("load_avg")]
+        if loads:
+            lines.append(f"- Load average (1 min) when each executable started: "
+                         f"{min(loads):.2f} to {max(loads):.2f} (other work on the machine shows up as noise)")
+    if c:
+        version = (c.get("version") or ["?"])[0]
+        lines.append(f"- Compiler: {version} (`{c.get('path', '?')}`), build type {c.get('build_type', '?')}")
+        per = c.get("per_library", {})
+        ref = per.get(REFERENCE) or next(iter(per.values()), None)
+        if ref is not None:
+            lines.append(f"- Flags (bifrons adapter): `{' '.join(ref)}`")
+            extra = []
+            for lib, flags in sorted(per.items()):
+                added = [f for f in flags if f not in ref]
+                removed = [f for f in ref if f not in flags]
+                if added or removed:
+                    extra.append(f"{lib}: " + " ".join([f"+{f}" for f in added] + [f"−{f}" for f in removed]))
+            if extra:
+                lines.append("- Other adapters differ by: " + "; ".join(f"`{e}`" for e in extra))
+    if env.get("bifrons"):
+        lines.append(f"- bifrons: commit {env['bifrons']}")
+    packages = env.get("packages", {})
+    if packages:
+        rows = []
+        for prefix, names in PACKAGES_BY_LIBRARY:
+            libs = [lib for lib in res.libraries if lib.startswith(prefix)]
+            versions = ", ".join(f"{p} {packages.get(p) or 'not installed'}" for p in names)
+            rows.append([", ".join(libs) or f"({prefix}: not in this run)", versions])
+        tools = ", ".join(f"{p} {packages.get(p) or 'not installed'}" for p in TOOL_PACKAGES)
+        rows.append(["tools", tools])
+        for k, v in sorted(env.get("other_versions", {}).items()):
+            rows.append([k, v])
+        lines.append("\nPackage versions (Debian, `dpkg-query`):\n")
+        lines.append(table(["libraries", "packages"], rows))
+    return "\n".join(lines)
+
+
+def run_section(res):
+    r = res.run
+    lines = []
+    mode = r.get("mode", "?")
+    lines.append(f"- Mode: **{mode}**, `--benchmark_min_time={r.get('min_time', '?')}` per benchmark, "
+                 f"one run per benchmark (no repetitions)")
+    lines.append(f"- Libraries: {', '.join(res.libraries)}")
+    lines.append(f"- Workloads: {r.get('workloads', '?').replace(',', ', ')}; filter `{r.get('filter', '?')}`")
+    times = [(k[len("time_ms_"):], int(v)) for k, v in r.items() if k.startswith("time_ms_") and v.isdigit()]
+    if times:
+        lines.append("- Wall time: " + ", ".join(f"{k} {v / 1000:.0f} s" for k, v in times))
+    if r.get("date"):
+        lines.append(f"- Date: {r['date']}, git {r.get('git', '?')}")
+    return "\n".join(lines)
+
+
+def sizes_section(res):
+    exes = res.env.get("executables", {})
+    if not exes:
+        return "No minimal programs were built in this run."
+    ref = exes.get(REFERENCE, {}).get("stripped")
+    rows = []
+    for lib, e in sorted(exes.items(), key=lambda kv: kv[1].get("stripped") or 0):
+        shared = ", ".join(f"{s['name']} ({fmt_bytes(s['bytes'])})" for s in e.get("shared_libraries", []))
+        rows.append([f"**{lib}**" if lib == REFERENCE else lib, f"{e.get('stripped') or 0:,}",
+                     fmt_ratio(e["stripped"] / ref) if ref and e.get("stripped") else "–",
+                     f"{e.get('bytes', 0):,}", shared or "none"])
+    return ("Each `minimal_<lib>` program saves one small struct and loads it back (bench/minimal/). "
+            "Sizes are of a stripped copy (`strip -o`), dynamically linked against libstdc++; the peers' "
+            "shared libraries are loaded at run time and not counted, so they are listed.\n\n" +
+            table(["library", "stripped bytes", "÷ bifrons", "unstripped bytes", "shared libraries (not counted)"],
+                  rows, [":--", "--:", "--:", "--:", ":--"]))
+
+
+def not_measured_section(res):
+    out = ["### Libraries not available here", ""]
+    for name, reason in NOT_INSTALLABLE:
+        out.append(f"- **{name}**: {reason}.")
+    for m in res.env.get("missing", []):
+        out.append(f"- **{m['library']}**: {m['reason']}")
+    for lib, _, reason in res.failed_builds:
+        out.append(f"- **{lib}**: {reason}")
+    for line in res.failed_runs:
+        out.append(f"- {line}")
+    out += ["", "### Workloads a library does not support", ""]
+    any_unsupported = False
+    for lib in res.libraries:
+        reasons, supported = {}, []
+        for case in res.case_order:
+            c = res.checks.get(lib, {}).get(case)
+            if not c:
+                continue
+            workload, family, _ = split_case(case)
+            name = f"{workload}/{family}"
+            if c["status"] == "unsupported":
+                names = reasons.setdefault(c["message"], [])
+                if name not in names:
+                    names.append(name)
+            elif name not in supported:
+                supported.append(name)
+        unsupported = sum(len(v) for v in reasons.values())
+        if unsupported > len(supported) and len(reasons) == 1:
+            any_unsupported = True
+            reason = next(iter(reasons))
+            out.append(f"- **{lib}** supports only {', '.join(supported) or 'nothing'} — {md_escape(reason)}")
+            continue
+        for reason, names in reasons.items():
+            any_unsupported = True
+            out.append(f"- **{lib}**: {', '.join(names)} — {md_escape(reason)}")
+    if not any_unsupported:
+        out.append("None.")
+    out += ["", "### Failed round trips and benchmark errors", ""]
+    failures = res.failures()
+    if failures:
+        rows = [[lib, case, op or "round trip", msg] for lib, case, op, msg in failures]
+        out.append(table(["library", "case", "operation", "failure"], rows))
+    else:
+        out.append("None: every supported case of every library round-tripped, and no benchmark reported an error.")
+    for e in res.load_errors:
+        out.append(f"- unreadable result file: {e}")
+    return "\n".join(out)
+
+
+def render_markdown(res, plots, image_prefix):
+    out = ["# bifrons benchmarks", ""]
+    out.append("Generated by `scripts/bench` (bench/report/report.py). Times are **CPU time per operation in "
+               "nanoseconds** (Google Benchmark's `cpu_time`), lower is better. In the tables, `(k×)` after a time "
+               "is that library's time divided by bifrons' time for the same operation and case: **k > 1 means "
+               "bifrons is k times faster**, k < 1 means the other library is faster.")
+    out += ["", "## Run", "", run_section(res)]
+    out += ["", "## Machine", "", machine_section(res)]
+    out += ["", "## Targets", ""]
+    if res.run.get("mode") == "smoke":
+        out += ["*Smoke run (one iteration per benchmark, built at -O1): the timings below mean nothing.*", ""]
+    for desc, status, detail in targets(res):
+        mark = {"met": "**met**", "NOT met": "**NOT met**"}.get(status, f"*{status}*")
+        out.append(f"- {mark} — {desc}: {detail}")
+    header, rows = summary_rows(res)
+    out += ["", "## Summary", "",
+            "Ratios are geometric means over every case both the library and bifrons ran (so libraries that "
+            "support different cases are not strictly comparable); > 1 means bifrons is faster or smaller.", "",
+            table(header, rows, [":--"] + ["--:"] * (len(header) - 1))]
+    speed = speedup_tables(res)
+    if speed:
+        out += ["", "## bifrons against each library, per case family", "", speed]
+    out += ["", "## Results by workload", "",
+            "Columns: time per operation for serialize (into a reused buffer the adapter owns), serialize_fixed "
+            "(into a caller's fixed buffer, where the library offers it), deserialize (into a fresh object) and "
+            "deserialize_reuse (into an object a previous decode filled); `bytes` is the encoded size; "
+            "`allocs/op` and `peak heap` are heap allocations and the peak of live heap bytes during one "
+            "operation after a warm-up one, in the order serialize / serialize_fixed / deserialize / "
+            "deserialize_reuse (– where the operation does not exist)."]
+    current = None
+    for workload, family, cases in res.families():
+        if workload != current:
+            current = workload
+            out += ["", f"### {WORKLOAD_TITLES.get(workload, workload)}"]
+        out += ["", f"#### {workload}/{family}", ""]
+        if (workload, family) in plots:
+            out += [f"![{workload}/{family}]({image_prefix}{plots[(workload, family)]})", ""]
+        out.append(family_table(res, cases))
+        note = unsupported_lines(res, cases)
+        if note:
+            out += ["", note]
+    out += ["", "## Executable size (cereal_fwd paper, Table 7)", "", sizes_section(res)]
+    out += ["", "## Not measured", "", not_measured_section(res)]
+    out += ["", "## Method", "",
+            "- Every library serializes the same C++ values (bench/harness/models.hpp); schema-based libraries "
+            "(protobuf, FlatBuffers, Cap'n Proto, SBE) convert from and to those types inside the timed region.",
+            "- Before anything is timed every case is round-tripped through a fresh object, a reused object and, "
+            "where offered, a fixed buffer, and compared with the original; a failing case shows as FAILED.",
+            "- `memcpy` copies a count and the raw bytes (bulk cases only): the speed limit. `handwritten` is a "
+            "hand-written fixed-layout encoder/decoder of the Account model with bounds-checked decoding.",
+            "- One process per library; each benchmark runs until `--benchmark_min_time` seconds of CPU time are "
+            "spent; heap counters come from an interposed malloc (bench/harness/alloc_hook.cpp).",
+            ]
+    return "\n".join(out) + "\n"
+
+
+def print_summary(res):
+    header, rows = summary_rows(res)
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+    for row in rows:
+        print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)))
+    print()
+    print("Targets:")
+    for desc, status, detail in targets(res):
+        print(f"  [{status}] {desc}: {detail}")
+    failures = res.failures()
+    if failures:
+        print()
+        print(f"{len(failures)} failure(s):")
+        for lib, case, op, msg in failures[:40]:
+            print(f"  {lib} {case} {op or 'round trip'}: {msg}")
+        if len(failures) > 40:
+            print(f"  ... and {len(failures) - 40} more (see report.md)")
+
+
+def render(results, plots_enabled=True, markdown_path=None, image_prefix="plots/"):
+    res = Results(results)
+    plots = {}
+    if plots_enabled:
+        plots = make_plots(res, os.path.join(results, "plots"))
+    text = render_markdown(res, plots, image_prefix)
+    with open(markdown_path or os.path.join(results, "report.md"), "w", encoding="utf-8") as f:
+        f.write(text)
+    return res, plots
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("collect")
+    p.add_argument("results")
+    p.add_argument("--build", required=True)
+    p = sub.add_parser("render")
+    p.add_argument("results")
+    p.add_argument("--no-plots", action="store_true")
+    p = sub.add_parser("publish")
+    p.add_argument("results")
+    p.add_argument("--markdown", required=True)
+    p.add_argument("--images", required=True)
+    args = parser.parse_args()
+
+    if args.command == "collect":
+        collect(args.results, args.build)
+        return 0
+    if args.command == "render":
+        res, _ = render(args.results, plots_enabled=not args.no_plots)
+        print_summary(res)
+        print(f"\nreport: {os.path.join(args.results, 'report.md')}")
+        bad = res.failures() or res.failed_runs or res.failed_builds or res.load_errors
+        return 1 if bad else 0
+    if args.command == "publish":
+        images = os.path.abspath(args.images)
+        markdown = os.path.abspath(args.markdown)
+        prefix = os.path.relpath(images, os.path.dirname(markdown)) + "/"
+        res, plots = render(args.results, plots_enabled=True)
+        os.makedirs(images, exist_ok=True)
+        for old in os.listdir(images):
+            if old.endswith(".png"):
+                os.remove(os.path.join(images, old))
+        for name in plots.values():
+            shutil.copy2(os.path.join(args.results, "plots", name), os.path.join(images, name))
+        render_markdown_to(res, plots, prefix, markdown)
+        print(f"published: {markdown} and {len(plots)} plots in {images}")
+        return 0
+    return 2
+
+
+def render_markdown_to(res, plots, prefix, path):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(render_markdown(res, plots, prefix))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
