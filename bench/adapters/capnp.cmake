@@ -24,6 +24,23 @@ if(NOT BENCH_CAPNP OR NOT BENCH_CAPNPC_CXX)
   return()
 endif()
 
+# Cap'n Proto 0.9's headers predate C++20's rewritten comparison operators:
+# Clang rejects blob.h's operator== in C++20 mode (GCC accepts it; fixed in
+# Cap'n Proto 0.10).
+include(CheckCXXSourceCompiles)
+set(CMAKE_REQUIRED_INCLUDES "${BENCH_CAPNP_INCLUDE}")
+set(CMAKE_REQUIRED_FLAGS "-std=c++20")
+set(CMAKE_REQUIRED_QUIET ON)
+check_cxx_source_compiles("#include <capnp/message.h>\n#include <capnp/serialize.h>\nint main() { return 0; }"
+                          BENCH_CAPNP_HEADERS_CXX20)
+unset(CMAKE_REQUIRED_INCLUDES)
+unset(CMAKE_REQUIRED_FLAGS)
+unset(CMAKE_REQUIRED_QUIET)
+if(NOT BENCH_CAPNP_HEADERS_CXX20)
+  bench_missing(capnp "the installed Cap'n Proto headers do not compile as C++20 with this compiler (Cap'n Proto < 0.10 with Clang)")
+  return()
+endif()
+
 set(_capnp_out "${CMAKE_CURRENT_BINARY_DIR}/generated/capnp")
 file(MAKE_DIRECTORY "${_capnp_out}")
 

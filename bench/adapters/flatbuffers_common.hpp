@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
-#include <type_traits>
 
 #include "../harness/harness.hpp"
 #include "bench_generated.h"
