@@ -99,7 +99,7 @@ def cmake_cache(build):
     return cache
 
 
-def compile_flags(build):
+def compile_flags(build, libraries):
     """The compile flags of each bench_<lib> target's first adapter source."""
     try:
         with open(os.path.join(build, "compile_commands.json"), encoding="utf-8") as f:
@@ -113,7 +113,7 @@ def compile_flags(build):
         if not m or m.group(1) != "bench":
             continue
         library = m.group(2)
-        if library == "harness":
+        if library not in libraries:  # the harness, generated-code libraries
             continue
         tokens = entry.get("command", "").split()[1:]
         kept, skip = [], False
@@ -121,7 +121,7 @@ def compile_flags(build):
             if skip:
                 skip = False
                 continue
-            if t in ("-o", "-c", "-MT", "-MF", "-isystem", "-I", "-include"):
+            if t in ("-o", "-c", "-MT", "-MF", "-isystem", "-I", "-include", "-x"):
                 skip = True
                 continue
             if t.startswith(("-I", "-isystem", "-MD", "-MF", "-MT")) or not t.startswith("-"):
@@ -185,6 +185,9 @@ def collect(results, build):
     compiler = cache.get("CMAKE_CXX_COMPILER", "c++")
     libraries = read_lines(os.path.join(build, "bench_libraries.txt"))
     minimals = read_lines(os.path.join(build, "bench_minimals.txt"))
+    run_libraries = run_info(results).get("libraries")
+    if run_libraries:  # only the minimal programs of the libraries this run built
+        minimals = [lib for lib in minimals if lib in run_libraries.split(",")]
     missing = []
     for line in read_lines(os.path.join(build, "bench_missing.txt")):
         name, _, reason = line.partition("=")
@@ -218,7 +221,7 @@ def collect(results, build):
             "build_type": cache.get("CMAKE_BUILD_TYPE", ""),
             "cxx_flags": cache.get("CMAKE_CXX_FLAGS", ""),
             "cxx_flags_build_type": cache.get("CMAKE_CXX_FLAGS_" + cache.get("CMAKE_BUILD_TYPE", "").upper(), ""),
-            "per_library": compile_flags(build),
+            "per_library": compile_flags(build, libraries),
         },
         "packages": package_versions(packages),
         "other_versions": {k: v for k, v in cache.items() if re.search(r"SBE.*VERSION", k, re.I)},
@@ -250,13 +253,18 @@ def to_ns(value, unit):
     return value * {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}.get(unit, 1.0)
 
 
+def run_info(directory):
+    info = {}
+    for line in read_lines(os.path.join(directory, "run.txt")):
+        key, _, value = line.partition("=")
+        info[key] = value
+    return info
+
+
 class Results:
     def __init__(self, directory):
         self.dir = directory
-        self.run = {}
-        for line in read_lines(os.path.join(directory, "run.txt")):
-            key, _, value = line.partition("=")
-            self.run[key] = value
+        self.run = run_info(directory)
         try:
             with open(os.path.join(directory, "env.json"), encoding="utf-8") as f:
                 self.env = json.load(f)
@@ -746,7 +754,7 @@ def family_table(res, cases):
     return table(header, rows, align)
 
 
-def unsupported_lines(res, cases, names_only=False):
+def unsupported_lines(res, cases):
     by_lib = {}
     case_names = {c for _, c in cases}
     for lib in res.libraries:
@@ -756,8 +764,6 @@ def unsupported_lines(res, cases, names_only=False):
                 by_lib.setdefault(lib, c["message"])
     if not by_lib:
         return ""
-    if names_only:
-        return ", ".join(by_lib)
     return "Not supported: " + "; ".join(f"{lib} ({md_escape(msg)})" for lib, msg in by_lib.items()) + "."
 
 
@@ -806,7 +812,8 @@ def machine_section(res):
         cores = m.get("cpus", "?")
         detail = []
         if m.get("sockets") and m.get("cores_per_socket"):
-            detail.append(f"{m['sockets']} socket × {m['cores_per_socket']} cores × {m.get('threads_per_core', '?')} threads")
+            detail.append(f"sockets: {m['sockets']}, cores per socket: {m['cores_per_socket']}, "
+                          f"threads per core: {m.get('threads_per_core', '?')}")
         if m.get("hypervisor"):
             detail.append(f"virtual machine ({m['hypervisor']})")
         lines.append(f"- CPU: {m.get('cpu', '?')}, {cores} logical CPUs" + (f" ({'; '.join(detail)})" if detail else ""))
@@ -832,9 +839,11 @@ def machine_section(res):
                 added = [f for f in flags if f not in ref]
                 removed = [f for f in ref if f not in flags]
                 if added or removed:
-                    extra.append(f"{lib}: " + " ".join([f"+{f}" for f in added] + [f"−{f}" for f in removed]))
+                    words = ([f"adds `{' '.join(added)}`"] if added else []) + \
+                            ([f"drops `{' '.join(removed)}`"] if removed else [])
+                    extra.append(f"{lib} {' and '.join(words)}")
             if extra:
-                lines.append("- Other adapters differ by: " + "; ".join(f"`{e}`" for e in extra))
+                lines.append("- Other adapters' flags: " + "; ".join(extra))
     if env.get("bifrons"):
         lines.append(f"- bifrons: commit {env['bifrons']}")
     packages = env.get("packages", {})
@@ -843,11 +852,12 @@ def machine_section(res):
         for prefix, names in PACKAGES_BY_LIBRARY:
             libs = [lib for lib in res.libraries if lib.startswith(prefix)]
             versions = ", ".join(f"{p} {packages.get(p) or 'not installed'}" for p in names)
+            if prefix == "sbe":
+                for k, v in sorted(env.get("other_versions", {}).items()):
+                    versions = f"sbe-all {v} (Maven Central, {k}); " + versions
             rows.append([", ".join(libs) or f"({prefix}: not in this run)", versions])
         tools = ", ".join(f"{p} {packages.get(p) or 'not installed'}" for p in TOOL_PACKAGES)
         rows.append(["tools", tools])
-        for k, v in sorted(env.get("other_versions", {}).items()):
-            rows.append([k, v])
         lines.append("\nPackage versions (Debian, `dpkg-query`):\n")
         lines.append(table(["libraries", "packages"], rows))
     return "\n".join(lines)
@@ -936,8 +946,11 @@ def not_measured_section(res):
     return "\n".join(out)
 
 
-def render_markdown(res, plots, image_prefix):
+def render_markdown(res, plots, image_prefix, published=False):
     out = ["# bifrons benchmarks", ""]
+    if published:
+        out += [f"<!-- Generated by `scripts/bench --publish` from bench/results/{os.path.basename(os.path.abspath(res.dir))}; "
+                "do not edit by hand: re-run the command. -->", ""]
     out.append("Generated by `scripts/bench` (bench/report/report.py). Times are **CPU time per operation in "
                "nanoseconds** (Google Benchmark's `cpu_time`), lower is better. In the tables, `(k×)` after a time "
                "is that library's time divided by bifrons' time for the same operation and case: **k > 1 means "
@@ -1012,13 +1025,13 @@ def print_summary(res):
             print(f"  ... and {len(failures) - 40} more (see report.md)")
 
 
-def render(results, plots_enabled=True, markdown_path=None, image_prefix="plots/"):
+def render(results, plots_enabled=True):
     res = Results(results)
     plots = {}
     if plots_enabled:
         plots = make_plots(res, os.path.join(results, "plots"))
-    text = render_markdown(res, plots, image_prefix)
-    with open(markdown_path or os.path.join(results, "report.md"), "w", encoding="utf-8") as f:
+    text = render_markdown(res, plots, "plots/")
+    with open(os.path.join(results, "report.md"), "w", encoding="utf-8") as f:
         f.write(text)
     return res, plots
 
@@ -1066,7 +1079,7 @@ def main():
 
 def render_markdown_to(res, plots, prefix, path):
     with open(path, "w", encoding="utf-8") as f:
-        f.write(render_markdown(res, plots, prefix))
+        f.write(render_markdown(res, plots, prefix, published=True))
 
 
 if __name__ == "__main__":
