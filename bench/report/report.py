@@ -654,6 +654,9 @@ def plot_single(res, workload, family, case, styles, path):
     for y, s, d in zip(ys, ser, des):
         if s:
             ax.text(s * 1.04, y + bar / 2, fmt_ns(s), va="center", fontsize=8)
+        elif d:
+            ax.text(min(v for v in ser + des if v > 0) / 1.9, y + bar / 2, "serialize not timed", va="center",
+                    fontsize=8, color="0.4")
         if d:
             ax.text(d * 1.04, y - bar / 2, fmt_ns(d), va="center", fontsize=8)
     ax.set_xscale("log")
@@ -681,7 +684,14 @@ def plot_single(res, workload, family, case, styles, path):
     bx.set_xlim(0, max(sizes + [1]) * 1.2)
     bx.set_xlabel("encoded size [bytes]")
     bx.grid(True, axis="x", alpha=0.35)
-    fig.suptitle(f"{workload} / {family}: one object", fontsize=13)
+    _, _, n = split_case(case)
+    if n is None:
+        what = "one object"
+    elif "tree" in family:
+        what = f"depth {n} ({x_of(workload, family, n)} nodes)"
+    else:
+        what = f"n = {n:,}"
+    fig.suptitle(f"{workload} / {family}: {what}", fontsize=13)
     fig.tight_layout(rect=(0, 0, 1, 0.95))
     fig.savefig(path, dpi=90)
     plt.close(fig)
