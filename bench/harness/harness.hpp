@@ -349,12 +349,19 @@ void register_case(const case_info& info, Factory&& factory) {
 }
 
 template <class A>
-bool register_adapter() {
+void register_adapter() {
   for_each_case([](const case_info& info, auto&& factory) { register_case<A>(info, factory); });
-  return true;
 }
+
+// BENCH_ADAPTER only records the adapter during static initialization; main()
+// registers (and round-trips) the cases. cereal and Boost register polymorphic
+// types from their own static initializers, whose order relative to ours is
+// unspecified, so nothing may serialize before main() starts.
+using adapter_registrar = void (*)();
+std::vector<adapter_registrar>& adapter_registrars();
 
 }  // namespace bench
 
-#define BENCH_ADAPTER(Adapter) \
-  [[maybe_unused]] static const bool bench_adapter_registered_ = ::bench::register_adapter<Adapter>()
+#define BENCH_ADAPTER(Adapter)                                         \
+  [[maybe_unused]] static const bool bench_adapter_recorded_ =         \
+      (::bench::adapter_registrars().push_back(&::bench::register_adapter<Adapter>), true)

@@ -13,6 +13,11 @@
 
 namespace bench {
 
+std::vector<adapter_registrar>& adapter_registrars() {
+  static std::vector<adapter_registrar> registrars;
+  return registrars;
+}
+
 std::vector<check_result>& check_results() {
   static std::vector<check_result> results;
   return results;
@@ -65,6 +70,7 @@ int run_checks(const std::string& out_path) {
 }  // namespace bench
 
 int main(int argc, char** argv) {
+  for (const bench::adapter_registrar registrar : bench::adapter_registrars()) registrar();
   bool check = false;
   std::string check_out;
   for (int k = 1; k < argc; ++k) {
