@@ -30,6 +30,7 @@
 #include <tuple>
 #include <vector>
 
+#include "emulation.hpp"
 #include "golden_cases.hpp"
 
 #ifndef BIFRONS_TEST_DATA_DIR
@@ -909,7 +910,7 @@ TEST(Fuzz, RandomByteStrings) {
   std::mt19937 rng(20240601u);
   static constexpr unsigned alphabet[] = {0x00, 0x01, 0x02, 0x03, 0x04, 0x06, 0x08, 0x7F, 0x80, 0x81, 0xFF};
   bytes input;
-  for (std::size_t i = 0; i < 20'000 && !HasFailure(); ++i) {
+  for (std::size_t i = 0; i < bifrons_test::scaled_count(20'000) && !HasFailure(); ++i) {
     input.resize(rng() % 65);
     const bool biased = (i % 2) == 1;  // half uniform bytes, half small values and varint edges
     for (auto& b : input) b = std::byte(biased ? alphabet[rng() % std::size(alphabet)] : rng() & 0xFF);

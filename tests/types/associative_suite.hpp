@@ -80,7 +80,7 @@ TYPED_TEST_P(AssociativeSuite, RoundTrips) {
 }
 
 TYPED_TEST_P(AssociativeSuite, LargeRoundTrips) {
-  const TypeParam c = this->build(100000);
+  const TypeParam c = this->build(scaled_count(100000));
   EXPECT_TRUE(round_trip(c) == c);
 }
 

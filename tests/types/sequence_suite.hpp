@@ -45,7 +45,7 @@ TYPED_TEST_P(SequenceSuite, RoundTrips) {
 }
 
 TYPED_TEST_P(SequenceSuite, LargeRoundTrips) {
-  const TypeParam c = this->build(100000);
+  const TypeParam c = this->build(scaled_count(100000));
   EXPECT_TRUE(round_trip(c) == c);
 }
 

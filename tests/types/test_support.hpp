@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "../emulation.hpp"
+
 namespace bifrons_test {
 
 using bytes = std::vector<std::byte>;
