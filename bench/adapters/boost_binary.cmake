@@ -6,4 +6,12 @@ if(NOT TARGET Boost::serialization)
   return()
 endif()
 bench_adapter(boost_binary SOURCES adapters/boost_binary.cpp LIBRARIES Boost::serialization)
-bench_minimal(boost_binary SOURCES minimal/boost_binary.cpp LIBRARIES Boost::serialization)
+# The minimal program links the static archive when Debian ships one, as the
+# protobuf and Cap'n Proto ones do, so that its size counts the library.
+find_library(BENCH_BOOST_SERIALIZATION_STATIC NAMES libboost_serialization.a)
+if(BENCH_BOOST_SERIALIZATION_STATIC)
+  bench_minimal(boost_binary SOURCES minimal/boost_binary.cpp
+    LIBRARIES Boost::headers "${BENCH_BOOST_SERIALIZATION_STATIC}")
+else()
+  bench_minimal(boost_binary SOURCES minimal/boost_binary.cpp LIBRARIES Boost::serialization)
+endif()

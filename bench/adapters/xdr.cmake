@@ -9,4 +9,11 @@ if(NOT TARGET PkgConfig::BENCH_TIRPC)
   return()
 endif()
 bench_adapter(xdr SOURCES adapters/xdr.cpp LIBRARIES PkgConfig::BENCH_TIRPC)
-bench_minimal(xdr SOURCES minimal/xdr.cpp LIBRARIES PkgConfig::BENCH_TIRPC)
+# The minimal program links libtirpc.a when present (see boost_binary.cmake).
+find_library(BENCH_TIRPC_STATIC NAMES libtirpc.a)
+if(BENCH_TIRPC_STATIC)
+  bench_minimal(xdr SOURCES minimal/xdr.cpp INCLUDES ${BENCH_TIRPC_INCLUDE_DIRS}
+    LIBRARIES "${BENCH_TIRPC_STATIC}" Threads::Threads)
+else()
+  bench_minimal(xdr SOURCES minimal/xdr.cpp LIBRARIES PkgConfig::BENCH_TIRPC)
+endif()
