@@ -9,6 +9,14 @@
 // Writing is two passes (size, then unchecked write) so that a message takes one allocation and
 // the write loop carries no bounds checks, as in zpp::bits and struct_pack.
 //
+// Optional members, for speed only (each one is a promise the unchecked write relies on):
+//   static constexpr std::size_t max_size;             // most bytes any value encodes to
+//   static std::size_t size_bound(const T&);           // a cheap upper bound of size()
+//   static constexpr std::size_t fixed_width;          // every value takes exactly this many bytes,
+//   static void read_fixed(source&, const std::byte* p, T&); // ...read from p, already taken
+// With them, small messages skip the exact size pass: the output gets room for the bound and is
+// cut back to what was written (see to_bytes).
+//
 // The primary template (in evolution.hpp) handles user classes; library types are partial
 // specializations in bifrons/types/*.hpp. Users may specialize codec<T> for full control.
 
