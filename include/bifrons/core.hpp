@@ -43,14 +43,37 @@ std::span<const std::byte> input_bytes(const R& r) noexcept {
   return {reinterpret_cast<const std::byte*>(std::ranges::data(r)), std::ranges::size(r)};
 }
 
-/// Writes v into out, which has exactly serialized_size(v) bytes.
+/// Writes v into out, which has room for `bound` >= serialized_size(v) bytes (a bound from
+/// size_bound_of, or the exact size), and returns the end of what it wrote.
 template <class T>
-void write_exact(std::byte* out, [[maybe_unused]] std::size_t size, const T& v) {
-  [[maybe_unused]] std::byte* end = codec<T>::write(out, v);
+std::byte* write_bounded(std::byte* out, [[maybe_unused]] std::size_t bound, const T& v) {
+  std::byte* end;
+  if constexpr (struct_envelope<T>)
+    end = struct_codec<T>::write_bounded(out, v, bound);
+  else
+    end = codec<T>::write(out, v);
 #ifdef BIFRONS_CHECK_SIZES
-  if (end != out + size) std::abort();
+  if (end != out + codec<T>::size(v) || codec<T>::size(v) > bound) std::abort();
 #endif
+  return end;
 }
+
+/// Cuts a byte container back to n <= size() bytes (erase() where there is one: it is inlined,
+/// where the shrinking branch of resize() is a call).
+template <byte_container Container>
+void truncate(Container& out, std::size_t n) noexcept {
+  if constexpr (requires { out.erase(out.begin() + 1, out.end()); })
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(n), out.end());
+  else
+    out.resize(n);
+}
+
+/// Messages whose size bound is at most this many bytes are written into a container in one
+/// pass: it is resized to the bound and cut back to what was written. The bound costs a few
+/// instructions where the exact size pass visits every field (92 of the 409 instructions that
+/// to_bytes took on the Account model). Larger messages keep the exact size pass, so that a
+/// loose bound never costs much memory.
+inline constexpr std::size_t one_pass_bound = 4096;
 
 struct read_status {
   errc code;
@@ -101,10 +124,14 @@ template <class T>
 /// Exception safety: strong for out's existing contents if resize throws.
 template <class T, detail::byte_container Container>
 void to_bytes(const T& value, Container& out) {
-  const std::size_t size = serialized_size(value);
   const std::size_t old = out.size();
-  out.resize(old + size);
-  detail::write_exact(reinterpret_cast<std::byte*>(out.data()) + old, size, value);
+  const std::size_t bound = detail::size_bound_of(value);
+  // One resize call site only: with two, GCC stopped inlining vector::resize (+100 instructions).
+  const std::size_t room = bound <= detail::one_pass_bound ? bound : serialized_size(value);
+  out.resize(old + room);
+  std::byte* begin = reinterpret_cast<std::byte*>(out.data()) + old;
+  const auto written = static_cast<std::size_t>(detail::write_bounded(begin, room, value) - begin);
+  if (written != room) detail::truncate(out, old + written);
 }
 
 /// The encoding of value in a new vector.
@@ -120,19 +147,22 @@ template <class T>
 /// and writes nothing.
 template <class T>
 [[nodiscard]] result<std::size_t> try_to_bytes(const T& value, std::span<std::byte> buffer) noexcept {
+  // When even the (cheap) bound fits, write without the exact size pass.
+  if (const std::size_t bound = detail::size_bound_of(value); bound <= buffer.size())
+    return static_cast<std::size_t>(detail::write_bounded(buffer.data(), bound, value) - buffer.data());
   const std::size_t size = serialized_size(value);
   if (size > buffer.size()) return {errc::buffer_too_small, size};
-  detail::write_exact(buffer.data(), size, value);
-  return size;
+  return static_cast<std::size_t>(detail::write_bounded(buffer.data(), size, value) - buffer.data());
 }
 
 /// Throwing form of try_to_bytes: bifrons::error with code buffer_too_small when it does not fit.
 template <class T>
 std::size_t to_bytes(const T& value, std::span<std::byte> buffer) {
+  if (const std::size_t bound = detail::size_bound_of(value); bound <= buffer.size())
+    return static_cast<std::size_t>(detail::write_bounded(buffer.data(), bound, value) - buffer.data());
   const std::size_t size = serialized_size(value);
   if (size > buffer.size()) detail::raise(errc::buffer_too_small, size);
-  detail::write_exact(buffer.data(), size, value);
-  return size;
+  return static_cast<std::size_t>(detail::write_bounded(buffer.data(), size, value) - buffer.data());
 }
 
 /// Reads a T from bytes, which must hold exactly one value. Throws bifrons::error on failure.

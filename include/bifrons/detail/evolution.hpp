@@ -26,14 +26,42 @@ concept resettable = std::default_initializable<T> && std::is_move_assignable_v<
 template <class T>
 struct struct_codec {
   static constexpr bool versioned = has_class_version<T>;
+  static constexpr std::uint64_t header(std::size_t length) noexcept {
+    return (static_cast<std::uint64_t>(length) << 1) | (versioned ? 1u : 0u);
+  }
   static constexpr std::size_t min_size = 1;
+
+  // Small structs whose body can never reach 64 bytes (Balance and Order in the Account model)
+  // always have a one-byte header: no header width to compute in size(), no check in write().
+  // (Absurdly large bounds count as unbounded, so that header(max_body) cannot overflow.)
+  static constexpr std::size_t max_body = [] {
+    const std::size_t body = add_bounds(versioned ? varint_size(class_version<T>()) : 0, max_fields_size_of<T>());
+    return body < unbounded / 16 ? body : unbounded;
+  }();
+  static constexpr bool short_body = max_body != unbounded && header(max_body) < 0x80;
+  static constexpr std::size_t max_size = max_body == unbounded ? unbounded : varint_size(header(max_body)) + max_body;
 
   static std::size_t size(const T& v) {
     check_hooks<T>();
     size_archive ar;
     if constexpr (versioned) ar.add(varint_size(class_version<T>()));
     save_fields(ar, v);
-    return varint_size(header(ar.size())) + ar.size();
+    if constexpr (short_body)
+      return 1 + ar.size();
+    else
+      return varint_size(header(ar.size())) + ar.size();
+  }
+
+  /// See size_bound_of. Structs with hooks fall back to the exact size.
+  static std::size_t size_bound(const T& v) {
+    if constexpr (hook_count<T> == 0 && reflectable_aggregate<T>) {
+      bound_archive ar;
+      if constexpr (versioned) ar.add(varint_size(class_version<T>()));
+      save_fields(ar, v);
+      return varint_size(header(ar.size())) + ar.size();
+    } else {
+      return size(v);
+    }
   }
 
   static std::byte* write(std::byte* out, const T& v) {
@@ -42,13 +70,10 @@ struct struct_codec {
     // its header needs more than one byte (bodies of 64 bytes or more). The size pass already
     // counted the real header, so the buffer has room for the move.
     std::byte* body = out + 1;
-    output_archive ar(body);
-    if constexpr (versioned) ar = output_archive(write_varint(body, class_version<T>()));
-    save_fields(ar, v);
-    std::byte* end = ar.position();
+    std::byte* end = write_body(body, v);
     const auto length = static_cast<std::size_t>(end - body);
     const std::uint64_t h = header(length);
-    if (h < 0x80) [[likely]] {
+    if (short_body || h < 0x80) [[likely]] {
       *out = static_cast<std::byte>(h);
       return end;
     }
@@ -58,12 +83,36 @@ struct struct_codec {
     return end + (header_size - 1);
   }
 
+  /// write() into room for `bound` bytes, an upper bound of the size of the form
+  /// varint_size(header(body_bound)) + body_bound (as size_bound returns): the body goes after
+  /// room for the widest header it could need, and moves only if its header is narrower.
+  static std::byte* write_bounded(std::byte* out, const T& v, std::size_t bound) {
+    check_hooks<T>();
+    const std::size_t room = header_width(bound);
+    std::byte* body = out + room;
+    std::byte* end = write_body(body, v);
+    const auto length = static_cast<std::size_t>(end - body);
+    const std::size_t k = varint_size(header(length));
+    if (k != room) [[unlikely]] {
+      std::memmove(out + k, body, length);
+      end -= room - k;
+    }
+    write_varint(out, header(length));
+    return end;
+  }
+
   static void read(source& in, T& v) {
     check_hooks<T>();
     if (!in.enter()) return;
     const std::byte* start = in.position();
-    const std::uint64_t h = in.read_varint();
-    if (in.failed()) return;
+    // Headers of bodies under 64 bytes are one byte, which cannot fail: no error check then.
+    std::uint64_t h;
+    if (std::uint8_t small; in.read_small_varint(small)) [[likely]] {
+      h = small;
+    } else {
+      h = in.read_varint();
+      if (in.failed()) return;
+    }
     const std::uint64_t length = h >> 1;
     if (length > in.remaining()) {
       in.rewind(start);
@@ -104,10 +153,26 @@ struct struct_codec {
     in.fresh = false;
   }
 
-  static constexpr std::uint64_t header(std::size_t length) noexcept {
-    return (static_cast<std::uint64_t>(length) << 1) | (versioned ? 1u : 0u);
+  /// The header width k of a struct whose encoding takes `size` bytes in all:
+  /// size = varint_size(header(length)) + length has exactly one solution, and it is the
+  /// narrowest k whose header(size - k) fits in k bytes, i.e. is below 2^(7k).
+  static std::size_t header_width(std::size_t size) noexcept {
+    unsigned k = 1;
+    while (k < max_varint_size - 1 && header(size - k) >> (7 * k) != 0) ++k;
+    return k;
+  }
+
+  BIFRONS_INLINE static std::byte* write_body(std::byte* body, const T& v) {
+    output_archive ar(body);
+    if constexpr (versioned) ar = output_archive(write_varint(body, class_version<T>()));
+    save_fields(ar, v);
+    return ar.position();
   }
 };
+
+/// T is written as a struct envelope by the primary codec (not a user's own codec<T>).
+template <class T>
+concept struct_envelope = std::is_base_of_v<struct_codec<T>, codec<T>>;
 
 template <class T>
 struct unsupported_codec {

@@ -255,6 +255,32 @@ constexpr void check_hooks() {
                   "bifrons: aggregates with more than 64 members need a serialize hook");
 }
 
+template <class... Ts>
+struct type_list {};
+
+/// The member types of an aggregate without a hook, as a type_list.
+template <class T>
+using member_types = decltype(visit_members<member_count<T>>(std::declval<T&>(), [](auto&... members) {
+  return type_list<std::remove_cvref_t<decltype(members)>...>{};
+}));
+
+template <class... Ts>
+constexpr std::size_t max_fields_size(type_list<Ts...>) noexcept {
+  std::size_t total = 0;
+  ((total = add_bounds(total, max_size_of<Ts>)), ...);
+  return total;
+}
+
+/// The most bytes the fields of T take (without the envelope header), or unbounded: known for
+/// aggregates without hooks whose members all have a bounded size.
+template <class T>
+constexpr std::size_t max_fields_size_of() noexcept {
+  if constexpr (hook_count<T> == 0 && reflectable_aggregate<T>)
+    return max_fields_size(member_types<T>{});
+  else
+    return unbounded;
+}
+
 /// Hands the fields of v to ar (a size or output archive).
 template <class Ar, class T>
 BIFRONS_INLINE void save_fields(Ar& ar, const T& v) {

@@ -56,6 +56,13 @@ class source {
     return p;
   }
 
+  /// take() without the check, for a caller that has checked remaining() >= n itself.
+  [[nodiscard]] BIFRONS_INLINE const std::byte* skip(std::size_t n) noexcept {
+    const std::byte* p = ptr_;
+    ptr_ += n;
+    return p;
+  }
+
   [[nodiscard]] BIFRONS_INLINE std::uint8_t read_byte() noexcept {
     if (ptr_ == limit_) [[unlikely]] {
       fail(errc::unexpected_end);
@@ -69,6 +76,16 @@ class source {
     if (ptr_ != limit_ && static_cast<std::uint8_t>(*ptr_) < 0x80) [[likely]]
       return static_cast<std::uint8_t>(*ptr_++);
     return read_varint_slow();
+  }
+
+  /// read_varint's fast path alone: if the next byte is a whole varint (below 0x80), stores it
+  /// in v, advances and returns true; otherwise changes nothing and returns false.
+  [[nodiscard]] BIFRONS_INLINE bool read_small_varint(std::uint8_t& v) noexcept {
+    if (ptr_ != limit_ && static_cast<std::uint8_t>(*ptr_) < 0x80) [[likely]] {
+      v = static_cast<std::uint8_t>(*ptr_++);
+      return true;
+    }
+    return false;
   }
 
   /// Reads a varint that must fit in U (an unsigned type), else value_out_of_range.
