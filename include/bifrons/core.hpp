@@ -144,7 +144,8 @@ template <class T>
 
 /// Writes the encoding of value into a caller's fixed buffer and returns the bytes used.
 /// If it does not fit, returns an error with code buffer_too_small (offset: the size needed)
-/// and writes nothing.
+/// and writes nothing. Bytes of buffer past the returned size may be overwritten: a message is
+/// written in one pass when its cheap size bound fits, and then moved back into place.
 template <class T>
 [[nodiscard]] result<std::size_t> try_to_bytes(const T& value, std::span<std::byte> buffer) noexcept {
   // When even the (cheap) bound fits, write without the exact size pass.
