@@ -551,7 +551,7 @@ def targets(res):
             continue
         x = t / ref
         out.append((desc, "met" if x >= 0.9 else "NOT met",
-                    f"{100 * x:.0f}% ({fmt_ns(ref)} ns vs memcpy {fmt_ns(t)} ns; "
+                    f"{100 * x:.1f}% ({fmt_ns(ref)} ns vs memcpy {fmt_ns(t)} ns; "
                     f"{8 * 1048576 / ref:.2f} GB/s)"))
     return out
 
@@ -885,7 +885,7 @@ def run_section(res):
     if times:
         lines.append("- Wall time: " + ", ".join(f"{k} {v / 1000:.0f} s" for k, v in times))
     if r.get("date"):
-        lines.append(f"- Date: {r['date']}, git {r.get('git', '?')}")
+        lines.append(f"- Started: {r['date']}, git {r.get('git', '?')}")
     return "\n".join(lines)
 
 
@@ -901,8 +901,9 @@ def sizes_section(res):
                      fmt_ratio(e["stripped"] / ref) if ref and e.get("stripped") else "–",
                      f"{e.get('bytes', 0):,}", shared or "none"])
     return ("Each `minimal_<lib>` program saves one small struct and loads it back (bench/minimal/). "
-            "Sizes are of a stripped copy (`strip -o`), dynamically linked against libstdc++; the peers' "
-            "shared libraries are loaded at run time and not counted, so they are listed.\n\n" +
+            "Sizes are of a stripped copy (`strip -o`). Every program links libc, libm, libstdc++ and libgcc_s "
+            "dynamically; a peer library linked statically is counted, one loaded as a shared library is not "
+            "(it is listed with its file size instead).\n\n" +
             table(["library", "stripped bytes", "÷ bifrons", "unstripped bytes", "shared libraries (not counted)"],
                   rows, [":--", "--:", "--:", "--:", ":--"]))
 
