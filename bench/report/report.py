@@ -626,11 +626,13 @@ def plot_sweep(res, workload, family, cases, styles, path):
         ax.grid(True, which="major", alpha=0.35)
         ax.grid(True, which="minor", alpha=0.12)
         ax.yaxis.set_major_locator(LogLocator(base=10))
-    fig.suptitle(f"{workload} / {family}: time and size vs size of the value (log–log; lower is better)",
-                 fontsize=13)
+    title = f"{workload} / {family}: time and size vs size of the value (log–log; lower is better)"
+    if REFERENCE in res.libraries and REFERENCE not in handles:
+        title += f"\n{REFERENCE} does not support this case"
+    fig.suptitle(title, fontsize=13)
     labels = [lib for lib in res.libraries if lib in handles]
     fig.legend([handles[lib] for lib in labels], labels, loc="center right", fontsize=10, frameon=False)
-    fig.tight_layout(rect=(0, 0, 0.885, 0.95))
+    fig.tight_layout(rect=(0, 0, 0.885, 0.93 if "\n" in title else 0.95))
     fig.savefig(path, dpi=90)
     plt.close(fig)
 
