@@ -311,9 +311,13 @@ class Results:
             return
         self.contexts[library] = data.get("context", {})
         for b in data.get("benchmarks", []):
-            if b.get("run_type", "iteration") != "iteration":
+            # One run per benchmark, or with --repetitions the median of them.
+            run_type = b.get("run_type", "iteration")
+            if run_type == "aggregate" and b.get("aggregate_name") != "median":
                 continue
-            parts = b["name"].split("/")
+            if run_type not in ("iteration", "aggregate"):
+                continue
+            parts = b.get("run_name", b["name"]).split("/")
             if len(parts) != 4:
                 continue
             case = parts[0] + "/" + parts[1]
@@ -881,8 +885,10 @@ def run_section(res):
     r = res.run
     lines = []
     mode = r.get("mode", "?")
-    lines.append(f"- Mode: **{mode}**, `--benchmark_min_time={r.get('min_time', '?')}` per benchmark, "
-                 f"one run per benchmark (no repetitions)")
+    repetitions = int(r.get("repetitions", "1") or 1)
+    runs = "one run per benchmark (no repetitions)" if repetitions <= 1 else \
+        f"the median of {repetitions} repetitions per benchmark"
+    lines.append(f"- Mode: **{mode}**, `--benchmark_min_time={r.get('min_time', '?')}` per benchmark, {runs}")
     lines.append(f"- Libraries: {', '.join(res.libraries)}")
     lines.append(f"- Workloads: {r.get('workloads', '?').replace(',', ', ')}; filter `{r.get('filter', '?')}`")
     times = [(k[len("time_ms_"):], int(v)) for k, v in r.items() if k.startswith("time_ms_") and v.isdigit()]
