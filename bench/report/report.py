@@ -1022,6 +1022,10 @@ def render_markdown(res, plots, image_prefix, published=False):
             "hand-written fixed-layout encoder/decoder of the Account model with bounds-checked decoding.",
             "- One process per library; each benchmark runs until `--benchmark_min_time` seconds of CPU time are "
             "spent; heap counters come from an interposed malloc (bench/harness/alloc_hook.cpp).",
+            "- CPU time, not wall time: on a virtual machine that other work shares, wall time also counts the "
+            "time the CPU was taken away. Even so, small cases vary between runs on a busy machine (up to 2× for "
+            "sub-microsecond operations when the load average above is high); compare runs made on a quiet "
+            "machine, or use `scripts/bench --repetitions N`, before reading much into small differences.",
             ]
     return "\n".join(out) + "\n"
 
