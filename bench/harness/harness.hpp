@@ -257,6 +257,21 @@ void count_heap(benchmark::State& state, Op&& op) {
   state.counters["peak_heap"] = static_cast<double>(stats.peak_bytes);
 }
 
+// An exception escaping a timed loop would end the process and lose every result of the
+// library; it becomes that benchmark's error instead.
+template <class Body>
+void register_guarded(const std::string& name, Body body) {
+  benchmark::RegisterBenchmark(name.c_str(), [body](benchmark::State& state) {
+    try {
+      body(state);
+    } catch (const std::exception& e) {
+      state.SkipWithError(e.what());
+    } catch (...) {
+      state.SkipWithError("unknown exception");
+    }
+  });
+}
+
 template <class A, class Factory>
 void register_case(const case_info& info, Factory&& factory) {
   using T = decltype(factory());
@@ -289,7 +304,7 @@ void register_case(const case_info& info, Factory&& factory) {
     };
 
     if constexpr (encode_timed<A>()) {
-      benchmark::RegisterBenchmark((prefix + "serialize").c_str(), [value, common](benchmark::State& state) {
+      register_guarded(prefix + "serialize", [value, common](benchmark::State& state) {
         if (!common(state)) return;
         A a;
         for (auto _ : state) {
@@ -301,7 +316,7 @@ void register_case(const case_info& info, Factory&& factory) {
       });
     }
     if constexpr (can_encode_into<A, T>) {
-      benchmark::RegisterBenchmark((prefix + "serialize_fixed").c_str(), [value, common](benchmark::State& state) {
+      register_guarded(prefix + "serialize_fixed", [value, common](benchmark::State& state) {
         if (!common(state)) return;
         A a;
         aligned_bytes storage;
@@ -314,7 +329,7 @@ void register_case(const case_info& info, Factory&& factory) {
         count_heap(state, [&] { benchmark::DoNotOptimize(a.encode_into(*value, buffer)); });
       });
     }
-    benchmark::RegisterBenchmark((prefix + "deserialize").c_str(), [value, common](benchmark::State& state) {
+    register_guarded(prefix + "deserialize", [value, common](benchmark::State& state) {
       if (!common(state)) return;
       A a;
       const aligned_bytes in(a.encode(*value));
@@ -331,7 +346,7 @@ void register_case(const case_info& info, Factory&& factory) {
       });
     });
     if constexpr (decode_reuse<A>()) {
-      benchmark::RegisterBenchmark((prefix + "deserialize_reuse").c_str(), [value, common](benchmark::State& state) {
+      register_guarded(prefix + "deserialize_reuse", [value, common](benchmark::State& state) {
         if (!common(state)) return;
         A a;
         const aligned_bytes in(a.encode(*value));
