@@ -252,6 +252,33 @@ TEST(Varint, TruncatedIsUnexpectedEnd) {
   EXPECT_TRUE((fails_with<std::pair<std::uint8_t, std::uint16_t>>(B({0x01, 0x80}), errc::unexpected_end, 1)));
 }
 
+// A varint with at least 8 bytes after its start is decoded from one 8-byte load; nearer the end
+// of the input, byte by byte. Both paths must agree at every length.
+TEST(Varint, EveryLengthDecodesTheSameWithAndWithoutEightBytesAhead) {
+  const std::uint64_t tail = std::numeric_limits<std::uint64_t>::max();  // 10 bytes
+  for (unsigned bits = 0; bits <= 64; ++bits) {
+    for (const std::uint64_t v : {bits == 0 ? 0 : (std::uint64_t{1} << (bits - 1)),
+                                  bits == 64 ? tail : (std::uint64_t{1} << bits) - 1}) {
+      using Pair = std::pair<std::uint64_t, std::uint64_t>;
+      EXPECT_TRUE(reads_as(cat({varint_bytes(v), varint_bytes(tail)}), Pair{v, tail})) << v;  // word path
+      EXPECT_TRUE(reads_as(cat({B({0x00}), varint_bytes(v)}), Pair{0, v})) << v;           // byte path
+    }
+  }
+}
+
+TEST(Varint, NonMinimalFailsOnTheWordPathToo) {
+  const bytes ahead = varint_bytes(std::numeric_limits<std::uint64_t>::max());
+  for (std::size_t length = 2; length <= 8; ++length) {
+    bytes padded(length - 1, std::byte{0x80});
+    padded.push_back(std::byte{0x00});
+    EXPECT_TRUE((fails_with<std::pair<std::uint64_t, std::uint64_t>>(cat({padded, ahead}), errc::malformed_varint, 0)))
+        << length;
+    EXPECT_TRUE((fails_with<std::pair<std::uint8_t, std::uint64_t>>(cat({B({0x01}), padded, ahead}),
+                                                                    errc::malformed_varint, 1)))
+        << length;
+  }
+}
+
 // ---- floating point -------------------------------------------------------------------------------
 
 template <class T>

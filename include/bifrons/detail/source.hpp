@@ -6,6 +6,7 @@
 // pulled down to the current position, so every later read fails at once without touching
 // memory. Loops check failed() so that a failure inside element 0 does not run n more times.
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -157,26 +158,47 @@ class source {
 
  private:
   std::uint64_t read_varint_slow() noexcept {
-    const std::byte* start = ptr_;
+    // Varints of 2-8 bytes (every full-range int32 takes 5) are decoded from one 8-byte load:
+    // the first byte without a continuation bit ends the varint, and the 7-bit groups are
+    // packed with three mask-and-shift steps. The byte loop cost ~70 instructions per 5-byte
+    // varint, this ~25 (callgrind, vector<IntegerClass> with full-range values).
+    const std::byte* const start = ptr_;
+    if (limit_ - start >= 8) {
+      const std::uint64_t word = load_le<std::uint64_t>(start);
+      const std::uint64_t stops = ~word & 0x8080808080808080u;
+      if (stops != 0) {
+        const auto stop_bit = static_cast<unsigned>(std::countr_zero(stops));  // 8 * (length - 1) + 7
+        const unsigned length = (stop_bit + 1) / 8;
+        // Canonical form: no trailing zero group (0x80 0x00 is not a second spelling of 0).
+        if (((word >> (stop_bit - 7)) & 0xff) == 0) return fail_varint(start, errc::malformed_varint);
+        std::uint64_t x = word & (~std::uint64_t{0} >> (63 - stop_bit)) & 0x7f7f7f7f7f7f7f7fu;
+        x = ((x & 0x7f007f007f007f00u) >> 1) | (x & 0x007f007f007f007fu);
+        x = ((x & 0x3fff00003fff0000u) >> 2) | (x & 0x00003fff00003fffu);
+        x = ((x & 0x0fffffff00000000u) >> 4) | (x & 0x000000000fffffffu);
+        ptr_ = start + length;
+        return x;
+      }
+    }
+    // Near the end of the input, or 9-10 bytes long.
+    const std::byte* p = start;
     std::uint64_t value = 0;
     for (unsigned shift = 0;; shift += 7) {
-      if (ptr_ == limit_) {
-        ptr_ = start;
-        fail(errc::unexpected_end);
-        return 0;
-      }
-      const auto b = static_cast<std::uint8_t>(*ptr_++);
+      if (p == limit_) return fail_varint(start, errc::unexpected_end);
+      const auto b = static_cast<std::uint8_t>(*p++);
       // The tenth byte may only hold the top bit of a 64-bit value.
-      if (shift == 63 && b > 1) break;
+      if (shift == 63 && b > 1) return fail_varint(start, errc::malformed_varint);
       value |= static_cast<std::uint64_t>(b & 0x7f) << shift;
       if (b < 0x80) {
-        // Canonical form: no trailing zero group (0x80 0x00 is not a second spelling of 0).
-        if (b == 0 && shift != 0) break;
+        if (b == 0 && shift != 0) return fail_varint(start, errc::malformed_varint);
+        ptr_ = p;
         return value;
       }
     }
+  }
+
+  std::uint64_t fail_varint(const std::byte* start, errc code) noexcept {
     ptr_ = start;
-    fail(errc::malformed_varint);
+    fail(code);
     return 0;
   }
 
