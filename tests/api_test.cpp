@@ -376,7 +376,8 @@ TEST(Error, CodesAreStableAndDescribed) {
       {errc::allocation_limit_exceeded, 8},  {errc::element_limit_exceeded, 9},
       {errc::trailing_bytes, 10},            {errc::duplicate_key, 11},
       {errc::misaligned_view, 12},           {errc::out_of_memory, 13},
-      {errc::stream_error, 14},              {errc::user_error, 15}};
+      {errc::stream_error, 14},              {errc::user_error, 15},
+      {errc::bucket_limit_exceeded, 16}};
   std::set<std::string> descriptions;
   for (const auto& [code, value] : codes) {
     EXPECT_EQ(static_cast<int>(code), value);
@@ -395,6 +396,7 @@ TEST(ReadOptions, Defaults) {
   EXPECT_EQ(o.max_depth, 64u);
   EXPECT_EQ(o.max_alloc_bytes, std::size_t{256} << 20);
   EXPECT_EQ(o.max_elements, std::size_t{64} << 20);
+  EXPECT_EQ(o.max_bucket_size, 64u);
 }
 
 TEST(ReadOptions, AppliedByFromBytes) {

@@ -13,21 +13,31 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
+#include <forward_list>
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <list>
+#include <map>
 #include <memory>
 #include <new>
 #include <ostream>
 #include <random>
+#include <set>
 #include <span>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+#include <variant>
 #include <vector>
 
 #include "emulation.hpp"
@@ -54,7 +64,12 @@ struct stats {
   std::size_t peak;
   std::size_t largest;
   std::size_t calls;
+  std::size_t total;  // bytes requested in all, freed or not
 };
+
+/// Requests above this fail as if the machine had run out of memory, without reaching malloc
+/// (whose sanitizer builds abort on absurd sizes instead of returning null).
+constexpr std::size_t out_of_memory_above = std::size_t{1} << 40;
 
 constinit stats g{};
 
@@ -66,8 +81,9 @@ void* allocate(std::size_t n) noexcept {
   if (g.on) {
     ++g.calls;
     g.largest = std::max(g.largest, n);
+    g.total += n;
   }
-  if (n > std::numeric_limits<std::size_t>::max() - header_size) return nullptr;
+  if (n > out_of_memory_above || n > std::numeric_limits<std::size_t>::max() - header_size) return nullptr;
   void* base = std::malloc(n + header_size);
   if (base == nullptr) return nullptr;
   auto* h = static_cast<std::size_t*>(base);
@@ -93,7 +109,7 @@ template <class F>
 auto track(F&& f) {
   g.on = true;
   ++g.session;
-  g.live = g.peak = g.largest = g.calls = 0;
+  g.live = g.peak = g.largest = g.calls = g.total = 0;
   struct stop {
     ~stop() { g.on = false; }
   } guard;
@@ -649,6 +665,229 @@ TEST(AllocationBudget, ReadingIntoAnExistingObjectChargesLikeAFreshRead) {
   }
   EXPECT_EQ(into, status{});
   EXPECT_EQ(existing, big);  // tail reset to its default
+}
+
+// =============================================================================================
+// Amplification: the budget covers what the standard library really allocates
+// =============================================================================================
+//
+// Node-based containers allocate a node per element, hash tables also a bucket array, and an
+// empty libstdc++ deque a map and a first block; elements that take no input bytes cost only
+// what they allocate. A read may allocate no more than about twice max_alloc_bytes, whatever
+// the input (issue 8).
+
+/// `80 80 80 20`: a count of 2^26 (64 Mi, the default element limit) in four bytes.
+bytes count_of_64_mi() { return spec{}.raw({0x80, 0x80, 0x80, 0x20}).out; }
+
+template <class C>
+class NodesOfZeroSizeElements : public ::testing::Test {};
+using ZeroSizeNodeContainers =
+    ::testing::Types<std::list<std::monostate>, std::forward_list<std::monostate>, std::set<std::monostate>,
+                     std::multiset<std::monostate>, std::unordered_set<std::monostate>,
+                     std::unordered_multiset<std::monostate>, std::map<std::monostate, std::monostate>,
+                     std::multimap<std::monostate, std::tuple<>>,
+                     std::unordered_map<std::monostate, std::monostate>>;
+TYPED_TEST_SUITE(NodesOfZeroSizeElements, ZeroSizeNodeContainers);
+
+TYPED_TEST(NodesOfZeroSizeElements, FourBytesAreRefusedBeforeAnyNodeIsAllocated) {
+  // Before: std::list<std::monostate> accepted these four bytes and allocated 1.5 GiB.
+  const bytes in = count_of_64_mi();
+  const status s = counting::track([&] { return read_status<TypeParam>(in, bifrons::read_options{}); });
+  EXPECT_EQ(s, (status{errc::allocation_limit_exceeded, 0}));
+  EXPECT_LT(counting::g.total, 4096u);
+}
+
+TEST(Amplification, AVectorOfHugeListsStopsAtTheFirstList) {
+  // 17 bytes: four lists of 64 Mi monostates. Before: 4.6 GiB allocated, 3 lists built.
+  spec in;
+  in.u(4);
+  for (int i = 0; i < 4; ++i) in.add(spec{.out = count_of_64_mi()});
+  const status s = counting::track(
+      [&] { return read_status<std::vector<std::list<std::monostate>>>(in.out, bifrons::read_options{}); });
+  EXPECT_EQ(s, (status{errc::allocation_limit_exceeded, 1}));
+  EXPECT_LT(counting::g.total, 4096u);
+}
+
+/// Families of containers and the bytes of their i-th element (distinct keys where the
+/// container needs them).
+template <class C, class Element>
+struct family {
+  using type = C;
+  static void element(spec& out, std::size_t i) {
+    if constexpr (std::is_same_v<Element, std::monostate>) {
+      (void)out, (void)i;
+    } else if constexpr (std::is_same_v<Element, char>) {
+      out.raw({static_cast<unsigned>(i % 251)});
+    } else if constexpr (std::is_same_v<Element, std::uint32_t>) {
+      out.u(i);
+    } else if constexpr (std::is_same_v<Element, std::pair<std::uint32_t, std::uint8_t>>) {
+      out.u(i).u(7);
+    } else {
+      static_assert(std::is_same_v<Element, void>, "empty container or string: one byte, a zero count");
+      out.u(0);
+    }
+  }
+};
+
+template <class F>
+class AllocationHonesty : public ::testing::Test {};
+using Families = ::testing::Types<
+    family<std::vector<std::monostate>, std::monostate>, family<std::deque<std::monostate>, std::monostate>,
+    family<std::list<std::monostate>, std::monostate>, family<std::forward_list<std::monostate>, std::monostate>,
+    family<std::multiset<std::monostate>, std::monostate>,
+    family<std::unordered_multiset<std::monostate>, std::monostate>, family<std::list<char>, char>,
+    family<std::forward_list<char>, char>, family<std::set<std::uint32_t>, std::uint32_t>,
+    family<std::unordered_set<std::uint32_t>, std::uint32_t>,
+    family<std::map<std::uint32_t, std::uint8_t>, std::pair<std::uint32_t, std::uint8_t>>,
+    family<std::unordered_map<std::uint32_t, std::uint8_t>, std::pair<std::uint32_t, std::uint8_t>>,
+    family<std::vector<std::deque<char>>, void>, family<std::list<std::string>, void>,
+    family<std::vector<std::vector<std::monostate>>, void>>;
+TYPED_TEST_SUITE(AllocationHonesty, Families);
+
+TYPED_TEST(AllocationHonesty, NoCountMakesAReadAllocateMoreThanTwiceTheBudget) {
+  using C = typename TypeParam::type;
+  std::size_t largest_loaded = 0;
+  for (const std::size_t divisor : {4096u, 1024u, 256u, 64u, 16u, 4u, 1u}) {
+    const std::size_t n = mib / divisor;
+    spec in;
+    in.u(n);
+    for (std::size_t i = 0; i < n; ++i) TypeParam::element(in, i);
+    const where at{"count", n};
+    const status s = counting::track([&] { return read_status<C>(in.out, budget); });
+    EXPECT_LE(counting::g.peak, 2 * mib) << at;
+    if (s == status{}) {
+      largest_loaded = std::max(largest_loaded, counting::g.peak);
+    } else {
+      EXPECT_EQ(s, (status{errc::allocation_limit_exceeded, 0})) << at;
+      EXPECT_LT(counting::g.largest, 4096u) << at;  // refused at the count, before any storage
+    }
+  }
+  // The estimate is honest, not merely pessimistic: some count that loads uses at least an
+  // eighth of the budget.
+  EXPECT_GE(largest_loaded, mib / 8);
+}
+
+// ---- hash flooding ---------------------------------------------------------------------------
+
+/// n keys that all land in one bucket of a hash table reserved for n keys: libstdc++'s hash of
+/// an integer is the integer, and the bucket is the hash modulo the bucket count.
+template <class Set>
+std::pair<bytes, std::vector<std::size_t>> colliding_keys(std::size_t n, bool with_values) {
+  Set probe;
+  probe.reserve(n);
+  const std::size_t buckets = probe.bucket_count();
+  spec in;
+  in.u(n);
+  std::vector<std::size_t> key_at;
+  for (std::size_t i = 0; i < n; ++i) {
+    key_at.push_back(in.out.size());
+    in.u(i * buckets);
+    if (with_values) in.u(1);
+  }
+  return {in.out, key_at};
+}
+
+TEST(HashFlooding, CollidingKeysAreRefusedWhenABucketPassesTheLimit) {
+  // Before: 40 000 such keys took 1.8 s to load, quadratically.
+  constexpr std::size_t n = 1000;
+  const auto [set_bytes, set_at] = colliding_keys<std::unordered_set<std::uint64_t>>(n, false);
+  const bifrons::read_options defaults;
+  ASSERT_EQ(defaults.max_bucket_size, 64u);
+  EXPECT_EQ(read_status<std::unordered_set<std::uint64_t>>(set_bytes, defaults),
+            (status{errc::bucket_limit_exceeded, set_at[64]}));
+
+  const auto [map_bytes, map_at] = colliding_keys<std::unordered_map<std::uint64_t, std::int32_t>>(n, true);
+  EXPECT_EQ((read_status<std::unordered_map<std::uint64_t, std::int32_t>>(map_bytes, defaults)),
+            (status{errc::bucket_limit_exceeded, map_at[64]}));
+
+  // The limit is the caller's: raised, the same keys load.
+  bifrons::read_options patient;
+  patient.max_bucket_size = n;
+  const auto loaded = bifrons::try_from_bytes<std::unordered_set<std::uint64_t>>(set_bytes, patient);
+  ASSERT_TRUE(loaded.has_value()) << status_of(loaded);
+  EXPECT_EQ(loaded->size(), n);
+}
+
+TEST(HashFlooding, OrdinaryKeysLoadUnderTheDefaultLimit) {
+  std::unordered_set<std::uint64_t> keys;
+  std::mt19937_64 rng(8);
+  while (keys.size() < 20'000) keys.insert(rng() >> (rng() % 64));
+  for (std::uint64_t k = 0; k < 20'000; ++k) keys.insert(k * 64);  // a common stride
+  const auto loaded = bifrons::try_from_bytes<std::unordered_set<std::uint64_t>>(bifrons::to_bytes(keys));
+  ASSERT_TRUE(loaded.has_value()) << status_of(loaded);
+  EXPECT_EQ(*loaded, keys);
+}
+
+TEST(HashFlooding, EqualKeysOfAMultisetAreNotLimited) {
+  // Equal keys share a bucket by definition (SECURITY.md documents the multi forms).
+  const std::vector<std::uint64_t> sevens(1000, 7);
+  const std::unordered_multiset<std::uint64_t> same(sevens.begin(), sevens.end());
+  const auto loaded = bifrons::try_from_bytes<std::unordered_multiset<std::uint64_t>>(bifrons::to_bytes(same));
+  ASSERT_TRUE(loaded.has_value()) << status_of(loaded);
+  EXPECT_EQ(loaded->count(7), 1000u);
+}
+
+// ---- the stream reader ---------------------------------------------------------------------
+
+TEST(StreamBudget, AStreamLongerThanTheBudgetIsRefusedWithoutBufferingIt) {
+  // Before: a 1 GiB stream with max_alloc_bytes = 1024 took 1 GiB of memory.
+  std::istringstream stream(std::string(mib, '\0'));  // a megabyte of valid uint8 values
+  bifrons::read_options small;
+  small.max_alloc_bytes = 1024;
+  const status s = counting::track([&] {
+    bifrons::reader r(stream, small);
+    return status{r.error(), r.offset()};
+  });
+  EXPECT_EQ(s, (status{errc::allocation_limit_exceeded, 1024}));
+  EXPECT_LE(counting::g.peak, 2 * 1024u);
+  EXPECT_EQ(stream.tellg(), std::streampos(1025));  // one byte past the budget, no further
+}
+
+TEST(StreamBudget, TheBufferedBytesCountTowardTheBudget) {
+  // 602 bytes holding a vector of 600 bytes: buffer and vector need 1202 bytes of budget.
+  const std::vector<std::uint8_t> value(600, 9);
+  const bytes encoded = bifrons::to_bytes(value);
+  ASSERT_EQ(encoded.size(), 602u);
+  const auto read_with = [&](std::size_t limit) {
+    std::istringstream stream(std::string(reinterpret_cast<const char*>(encoded.data()), encoded.size()));
+    bifrons::read_options o;
+    o.max_alloc_bytes = limit;
+    bifrons::reader r(stream, o);
+    std::vector<std::uint8_t> out;
+    try {
+      r(out);
+    } catch (const bifrons::error&) {
+    }
+    return status{r.error(), r.ok() ? 0 : r.offset()};
+  };
+  EXPECT_EQ(read_with(1201), (status{errc::allocation_limit_exceeded, 0}));
+  EXPECT_EQ(read_with(1202), status{});
+}
+
+// ---- limits the caller lifted ------------------------------------------------------------------
+
+bifrons::read_options without_limits() {
+  bifrons::read_options o;
+  o.max_alloc_bytes = std::numeric_limits<std::size_t>::max();
+  o.max_elements = std::numeric_limits<std::size_t>::max();
+  return o;
+}
+
+TEST(LiftedLimits, ACountBeyondTheContainersMaxSizeIsAnElementLimitError) {
+  // Before: from_bytes threw std::length_error, and try_from_bytes reported user_error.
+  const bytes in = spec{}.u(std::uint64_t{1} << 60).out;
+  using T = std::vector<std::array<std::monostate, 8>>;
+  EXPECT_EQ(read_status<T>(in, without_limits()), (status{errc::element_limit_exceeded, 0}));
+}
+
+TEST(LiftedLimits, AnAllocationTheMachineRefusesIsOutOfMemoryNotBadAlloc) {
+  // Before: from_bytes threw std::bad_alloc. (The counting operator new refuses requests over
+  // 2^40 bytes, as a machine without that much memory would.) Where the allocator gave up is not
+  // tracked: the offset is 0.
+  const bytes in = spec{}.u(std::uint64_t{1} << 41).out;
+  const status expected = sizeof(std::size_t) >= 8 ? status{errc::out_of_memory, 0}
+                                                    : status{errc::element_limit_exceeded, 0};
+  EXPECT_EQ(read_status<std::vector<std::monostate>>(in, without_limits()), expected);
 }
 
 // =============================================================================================

@@ -3,9 +3,11 @@
 // r(a, b, c), over a byte container or an iostream. The values are simply concatenated; each
 // struct's envelope keeps an older reader in step with a newer writer.
 
+#include <algorithm>
 #include <cstddef>
 #include <istream>
 #include <iterator>
+#include <new>
 #include <ostream>
 #include <span>
 #include <type_traits>
@@ -55,7 +57,9 @@ template <class Target>
 writer(Target&) -> writer<Target>;
 
 /// Reads values one after another from bytes, or from a std::istream (which it reads to its end
-/// first, into a buffer it owns: for sockets and pipes, frame the messages yourself).
+/// first, into a buffer it owns: for sockets and pipes, frame the messages yourself). The
+/// buffer counts toward read_options::max_alloc_bytes: a stream longer than the budget fails
+/// with allocation_limit_exceeded (at the first byte past it) without being read further.
 /// The bytes must outlive the reader; views (string_view, span) read point into them.
 class reader {
  public:
@@ -64,8 +68,11 @@ class reader {
       : src_(detail::input_bytes(bytes).data(), detail::input_bytes(bytes).size(), options) {}
 
   explicit reader(std::istream& stream, const read_options& options = {})
-      : owned_(slurp(stream)), src_(owned_.data(), owned_.size(), options) {
-    if (stream.bad()) src_.fail(errc::stream_error);
+      : owned_(slurp(stream, options.max_alloc_bytes)), src_(owned_.data(), owned_.size(), options) {
+    if (stream.bad())
+      src_.fail(errc::stream_error);
+    else
+      (void)src_.charge(owned_.data() + std::min(owned_.size(), options.max_alloc_bytes), owned_.size(), 1);
   }
 
   reader(const reader&) = delete;
@@ -89,10 +96,15 @@ class reader {
   [[nodiscard]] bool done() const noexcept { return ok() && src_.at_limit(); }
 
  private:
-  static std::vector<std::byte> slurp(std::istream& stream) {
+  /// Reads the stream to its end, or up to one byte past `budget` (which the constructor then
+  /// refuses), in chunks that never take the buffer past that.
+  static std::vector<std::byte> slurp(std::istream& stream, std::size_t budget) {
+    const std::size_t cap = budget == static_cast<std::size_t>(-1) ? budget : budget + 1;
     std::vector<std::byte> bytes;
     char chunk[4096];
-    while (stream.read(chunk, sizeof chunk) || stream.gcount() > 0) {
+    while (bytes.size() < cap) {
+      const auto want = static_cast<std::streamsize>(std::min(sizeof chunk, cap - bytes.size()));
+      if (!stream.read(chunk, want) && stream.gcount() == 0) break;
       const auto* first = reinterpret_cast<const std::byte*>(chunk);
       bytes.insert(bytes.end(), first, first + stream.gcount());
     }
@@ -105,7 +117,15 @@ class reader {
     // rather than silently leaving value alone.
     if (!src_.failed()) {
       src_.fresh = false;
+#if BIFRONS_HAS_EXCEPTIONS
+      try {
+        codec<T>::read(src_, value);
+      } catch (const std::bad_alloc&) {
+        src_.fail_at(errc::out_of_memory, src_.begin());  // offset 0, as from_bytes reports it
+      }
+#else
       codec<T>::read(src_, value);
+#endif
     }
 #if BIFRONS_HAS_EXCEPTIONS
     if (src_.failed()) detail::raise(src_.error(), src_.error_offset());

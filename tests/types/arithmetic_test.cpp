@@ -377,7 +377,9 @@ enum class EChar : char {};
 enum class EBool : bool {};
 enum class ELong : long {};
 enum PlainFixed : int {};
-enum Plain { plain_a, plain_b, plain_c = 1000 };
+// An unscoped enum needs a fixed underlying type (compile_fail/enum_without_fixed_type.cpp);
+// `: unsigned` keeps the bytes GCC and clang gave such an enum without negative enumerators.
+enum Plain : unsigned { plain_a, plain_b, plain_c = 1000 };
 
 template <class E>
 class EnumScalar : public ::testing::Test {};

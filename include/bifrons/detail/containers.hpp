@@ -13,6 +13,7 @@
 #include <cstring>
 #include <iterator>
 #include <ranges>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -36,6 +37,68 @@ class fresh_scope {
 
 template <class T>
 concept memcpy_block_element = block_element<T> && block_is_memcpy<T>;
+
+// ---- what a container allocates per element, for the allocation budget ---------------------
+//
+// The budget must cover what the standard library really allocates, or a few input bytes
+// could cost gigabytes: a std::list node holds two links beside the element, a tree node four
+// words, a hash table node a link and a cached hash plus a bucket pointer per element. The
+// estimates follow libstdc++ (libc++ and MSVC use the same or smaller nodes) and round each
+// node up to the allocator's granularity. Only std containers reach these codecs, so the
+// concepts below tell them apart by their interface.
+
+template <class C>
+concept hash_table = requires(const C& c) { c.bucket_count(); };
+template <class C>
+concept ordered_tree = requires { typename C::key_compare; };
+/// std::deque: random access without contiguous storage.
+template <class C>
+concept segmented_sequence = std::ranges::random_access_range<C> && !std::ranges::contiguous_range<C>;
+
+/// Bytes a default-constructed T allocates beyond sizeof(T). libstdc++'s std::deque allocates
+/// its map (8 pointers) and a first block of 512 bytes even when it is empty, so a sequence
+/// of empty deques would otherwise cost 576 bytes per input byte. Other standard types
+/// allocate nothing until they hold elements.
+template <class T>
+constexpr std::size_t construction_allocation() {
+  if constexpr (segmented_sequence<T>) {
+    return 8 * sizeof(void*) + std::max<std::size_t>(512, sizeof(std::ranges::range_value_t<T>));
+  } else if constexpr (std::is_array_v<T>) {
+    return std::extent_v<T> * construction_allocation<std::remove_extent_t<T>>();
+  } else if constexpr (std::ranges::range<T> && requires { std::tuple_size<T>::value; }) {  // std::array
+    return std::tuple_size_v<T> * construction_allocation<std::ranges::range_value_t<T>>();
+  } else if constexpr (requires { std::tuple_size<T>::value; }) {  // pair, tuple
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return (std::size_t{0} + ... + construction_allocation<std::remove_cv_t<std::tuple_element_t<I, T>>>());
+    }(std::make_index_sequence<std::tuple_size_v<T>>{});
+  } else {
+    return 0;
+  }
+}
+
+/// A node of `bytes` as the allocator hands it out.
+constexpr std::size_t node_size(std::size_t bytes) noexcept {
+  constexpr std::size_t granule = alignof(std::max_align_t);
+  return (bytes + granule - 1) / granule * granule;
+}
+
+/// Bytes charged to the budget for each element of C.
+template <class C>
+constexpr std::size_t allocation_per_element() {
+  using V = typename C::value_type;
+  constexpr std::size_t word = sizeof(void*);
+  constexpr std::size_t inside = construction_allocation<V>();
+  if constexpr (hash_table<C>)
+    return node_size(2 * word + sizeof(V)) + word + inside;
+  else if constexpr (ordered_tree<C>)
+    return node_size(4 * word + sizeof(V)) + inside;
+  else if constexpr (std::ranges::random_access_range<C>)  // vector, string, deque: in place
+    return sizeof(V) + inside;
+  else if constexpr (std::ranges::bidirectional_range<C>)  // list
+    return node_size(2 * word + sizeof(V)) + inside;
+  else  // forward_list
+    return node_size(word + sizeof(V)) + inside;
+}
 
 /// Fewest bytes one element takes inside a sequence.
 template <class T>
@@ -148,7 +211,7 @@ struct sequence_codec {
     return write_elements(write_varint(out, n), c, n);
   }
   static void read(source& in, C& c) {
-    const std::size_t n = in.read_count(element_min_size<T>(), sizeof(T));
+    const std::size_t n = in.read_count(element_min_size<T>(), allocation_per_element<C>(), c.max_size());
     if (in.failed()) return;
     if constexpr (memcpy_block_element<T> && requires(const T* p) { c.assign(p, p + n); }) {
       // assign() copies into fresh storage in one pass; resize() would zero it first.
@@ -245,7 +308,7 @@ struct varint_range_codec {
   }
   static void read(source& in, C& c) {
     if constexpr (counted) {
-      const std::size_t n = in.read_count(codec<T>::min_size, sizeof(T));
+      const std::size_t n = in.read_count(codec<T>::min_size, allocation_per_element<C>(), c.max_size());
       if (in.failed()) return;
       c.resize(n);
     }
@@ -268,6 +331,21 @@ bool insert_element(C& c, V&& v) {
   return c.size() != before;
 }
 
+/// std::unordered_set and std::unordered_map (not the multi forms, whose equal keys share a
+/// bucket legitimately).
+template <class C>
+concept unique_hash_table = hash_table<C> && requires(C& c, typename C::value_type v) {
+  { c.emplace(std::move(v)).second } -> std::convertible_to<bool>;
+};
+
+template <class C>
+const typename C::key_type& key_of(const typename C::value_type& v) noexcept {
+  if constexpr (requires { typename C::mapped_type; })
+    return v.first;
+  else
+    return v;
+}
+
 /// set, multiset, map, multimap and their unordered forms.
 /// Map elements are written as the container's pair<const Key, T> and read as pair<Key, T>.
 template <class C, class Element>
@@ -285,9 +363,10 @@ struct associative_codec {
     return out;
   }
   static void read(source& in, C& c) {
-    const std::size_t n = in.read_count(min_size_of<Element>, sizeof(typename C::value_type));
+    const std::size_t n = in.read_count(min_size_of<Element>, allocation_per_element<C>(), c.max_size());
     c.clear();
     if (in.failed()) return;
+    // The count was charged for a bucket per element, so this stays within the budget.
     if constexpr (requires { c.reserve(n); }) c.reserve(n);
     fresh_scope scope(in);
     for (std::size_t i = 0; i < n; ++i) {
@@ -296,12 +375,26 @@ struct associative_codec {
       in.fresh = true;
       codec<Element>::read(in, e);
       if (in.failed()) [[unlikely]] return;
-      if (!insert_element(c, std::move(e))) [[unlikely]] {
-        in.rewind(at);
-        in.fail(errc::duplicate_key);
-        return;
+      if constexpr (unique_hash_table<C>) {
+        const auto [it, inserted] = c.emplace(std::move(e));
+        if (!inserted) [[unlikely]]
+          return fail_element(in, at, errc::duplicate_key);
+        // Colliding keys make every insertion scan their bucket: refuse a bucket past the limit.
+        // (While the table holds fewer keys than the limit, no bucket can pass it.)
+        if (c.size() > in.max_bucket_size() && c.bucket_size(c.bucket(key_of<C>(*it))) > in.max_bucket_size())
+            [[unlikely]]
+          return fail_element(in, at, errc::bucket_limit_exceeded);
+      } else {
+        if (!insert_element(c, std::move(e))) [[unlikely]]
+          return fail_element(in, at, errc::duplicate_key);
       }
     }
+  }
+
+ private:
+  static void fail_element(source& in, const std::byte* at, errc code) noexcept {
+    in.rewind(at);
+    in.fail(code);
   }
 
 };

@@ -33,6 +33,7 @@ enum class errc : std::uint8_t {
   out_of_memory = 13,         ///< the allocator threw std::bad_alloc
   stream_error = 14,          ///< an iostream failed
   user_error = 15,            ///< a user load() threw an exception that is not a bifrons::error
+  bucket_limit_exceeded = 16, ///< a hash bucket holds more keys than read_options::max_bucket_size
 };
 
 /// A short English description of an error code.
@@ -54,6 +55,7 @@ constexpr const char* describe(errc e) noexcept {
     case errc::out_of_memory: return "out of memory";
     case errc::stream_error: return "stream error";
     case errc::user_error: return "exception thrown by user code";
+    case errc::bucket_limit_exceeded: return "hash bucket limit exceeded (colliding keys)";
   }
   return "unknown error";
 }

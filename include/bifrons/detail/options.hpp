@@ -11,11 +11,20 @@ namespace bifrons {
 struct read_options {
   /// Nesting of structs and pointers (the only ways a type can recurse).
   std::size_t max_depth = 64;
-  /// Total bytes the read may allocate for container, string and pointer storage, counted
-  /// as element count x sizeof(element) (allocator overhead is not counted).
+  /// Total bytes the read may allocate: container and string storage, the nodes of node-based
+  /// containers and the bucket arrays of hash tables, each estimated from the element's
+  /// sizeof and the pointers a node holds, and each pointer's object. A bifrons::reader over
+  /// a std::istream also charges the bytes it buffers. See docs/format.md, "Reader limits".
   std::size_t max_alloc_bytes = std::size_t{256} << 20;
   /// Elements in any one container (also charged for elements that take no input bytes).
   std::size_t max_elements = std::size_t{64} << 20;
+  /// Keys in any one bucket of a std::unordered_set or std::unordered_map. Keys that collide
+  /// in the hash make each insertion scan the whole bucket, so without this limit a few
+  /// hundred kilobytes of chosen keys cost seconds of work (hash flooding). With a decent hash
+  /// and the load factor of 1 the reader sets up, a bucket of more than a dozen keys is
+  /// practically never seen. Multisets and multimaps are not checked: equal keys share a
+  /// bucket legitimately (see SECURITY.md).
+  std::size_t max_bucket_size = 64;
 };
 
 }  // namespace bifrons

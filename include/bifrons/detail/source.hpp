@@ -25,7 +25,8 @@ class source {
         limit_(data + size),
         depth_left_(options.max_depth),
         alloc_left_(options.max_alloc_bytes),
-        max_elements_(options.max_elements) {}
+        max_elements_(options.max_elements),
+        max_bucket_size_(options.max_bucket_size) {}
 
   [[nodiscard]] bool failed() const noexcept { return error_ != errc::ok; }
   [[nodiscard]] errc error() const noexcept { return error_; }
@@ -104,16 +105,20 @@ class source {
     return static_cast<U>(v);
   }
 
-  /// Reads an element count and checks it before anything is allocated: against the elements
-  /// limit, against the bytes left (each element needs at least min_wire bytes), and against
-  /// the allocation budget (each element costs alloc_size bytes). Returns 0 after an error.
-  [[nodiscard]] BIFRONS_INLINE std::size_t read_count(std::size_t min_wire, std::size_t alloc_size) noexcept {
+  /// Reads an element count and checks it before anything is allocated, in this order: against
+  /// the elements limit, against the bytes left (each element needs at least min_wire bytes),
+  /// against max_count (the container's max_size(), so that no count reaches the standard
+  /// library's length_error), and against the allocation budget (each element costs
+  /// alloc_size bytes). Returns 0 after an error.
+  [[nodiscard]] BIFRONS_INLINE std::size_t read_count(std::size_t min_wire, std::size_t alloc_size,
+                                                     std::size_t max_count = ~std::size_t{0}) noexcept {
     const std::byte* start = ptr_;
     const std::uint64_t n = read_varint();
     if (failed()) return 0;
     if (n == 0) return 0;
     if (n > max_elements_) return fail_count(start, errc::element_limit_exceeded);
     if (min_wire != 0 && n > remaining() / min_wire) return fail_count(start, errc::count_exceeds_input);
+    if (n > max_count) return fail_count(start, errc::element_limit_exceeded);
     if (!charge_at(start, n, alloc_size)) return 0;
     return static_cast<std::size_t>(n);
   }
@@ -127,6 +132,7 @@ class source {
   /// The allocation budget left, and putting back a value saved earlier: a struct that is reset
   /// and read again (struct_codec) has freed what its first pass charged.
   [[nodiscard]] std::size_t budget_left() const noexcept { return alloc_left_; }
+  [[nodiscard]] std::size_t max_bucket_size() const noexcept { return max_bucket_size_; }
   void restore_budget(std::size_t left) noexcept { alloc_left_ = left; }
 
   BIFRONS_INLINE bool enter() noexcept {
@@ -225,6 +231,7 @@ class source {
   std::size_t depth_left_;
   std::size_t alloc_left_;
   std::size_t max_elements_;
+  std::size_t max_bucket_size_;
   errc error_ = errc::ok;
   std::size_t error_offset_ = 0;
 };

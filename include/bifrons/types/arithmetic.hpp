@@ -286,10 +286,24 @@ struct codec<T> {
   }
 };
 
+namespace detail {
+/// Enums with a fixed underlying type: every scoped enum, and unscoped ones declared with
+/// `: type`. (Only these can be list-initialized from their underlying type.)
+template <class T>
+concept fixed_underlying_enum = std::is_enum_v<T> && requires { T{std::underlying_type_t<T>{}}; };
+
+}  // namespace detail
+
 /// Enums travel as their underlying value.
 template <class T>
   requires std::is_enum_v<T> && (!std::is_same_v<T, std::byte>)
 struct codec<T> {
+  static_assert(detail::fixed_underlying_enum<T>,
+                "bifrons: an unscoped enum without a fixed underlying type holds only the values of its "
+                "enumerators' bit range, so loading any other value would be undefined behaviour (and its "
+                "underlying type differs between compilers); declare one: `enum E : std::uint32_t { ... }` "
+                "keeps the bytes GCC and clang write when no enumerator is negative, `: std::int32_t` "
+                "when one is");
   using underlying = std::underlying_type_t<T>;
   static constexpr std::size_t min_size = codec<underlying>::min_size;
   static constexpr std::size_t max_size = codec<underlying>::max_size;
@@ -322,6 +336,8 @@ constexpr fixed_ref<T> fixed(T& value) noexcept {
 template <class T>
 struct codec<fixed_ref<T>> {
   using value_type = std::remove_cv_t<T>;
+  // An enum's own codec refuses the enums that cannot be read safely.
+  static_assert(!std::is_enum_v<value_type> || codec<value_type>::min_size != 0);
   using integer = typename std::conditional_t<std::is_enum_v<value_type>, std::underlying_type<value_type>,
                                               std::type_identity<value_type>>::type;
   static constexpr std::size_t min_size = detail::wire_width<integer>;

@@ -28,7 +28,7 @@ struct codec<std::vector<bool, Alloc>> {
   }
   static void read(detail::source& in, std::vector<bool, Alloc>& v) {
     const std::byte* at = in.position();
-    const std::size_t n = in.read_count(0, 0);
+    const std::size_t n = in.read_count(0, 0, v.max_size());
     if (in.failed()) return;
     // A byte holds eight elements: check the bytes, then charge the packed storage. Like every
     // other count error, these are reported at the count.
