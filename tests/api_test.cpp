@@ -170,6 +170,24 @@ void check_span_output(const T& value) {
   }
 }
 
+struct ThrowsOnSave {
+  template <class Archive>
+  void save(Archive&) const {
+    throw std::runtime_error("cannot save");
+  }
+  template <class Archive>
+  void load(Archive&) {}
+};
+
+TEST(ToBytesSpan, TryToBytesTurnsAHookExceptionIntoUserError) {
+  // try_to_bytes is noexcept: before, a throwing save hook terminated the program.
+  std::vector<std::byte> buffer(64);
+  const auto r = bifrons::try_to_bytes(ThrowsOnSave{}, std::span<std::byte>(buffer));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::user_error);
+  EXPECT_THROW((void)bifrons::to_bytes(ThrowsOnSave{}, std::span<std::byte>(buffer)), std::runtime_error);
+}
+
 TEST(ToBytesSpan, ExactFitTooSmallAndGuardRegion) {
   check_span_output(std::uint8_t{1});
   check_span_output(std::numeric_limits<std::uint64_t>::max());

@@ -1,4 +1,4 @@
-// User classes (detail/hooks.hpp, detail/evolution.hpp): aggregates by reflection, member and
+// User classes (detail/hooks.hpp, detail/reflection.hpp, detail/struct_codec.hpp): aggregates by reflection, member and
 // free serialize, save/load, class versions, base<Base>, deprecated<T>, and the struct envelope
 // varint((body_length << 1) | has_version) [varint(version)] fields.
 #include <bifrons/core.hpp>
@@ -283,6 +283,48 @@ TEST(Hooks, ArchiveTellsLoadingFromSaving) {
   EXPECT_EQ(Observer::saving_calls, saves);
   (void)bifrons::serialized_size(Observer{});
   EXPECT_EQ(Observer::saving_calls, saves + 1);
+}
+
+// ---- a hook reports a domain error ------------------------------------------------------------------
+
+/// A bounded inventory: the count may not exceed the capacity.
+class Inventory {
+ public:
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(capacity_, count_);
+    if constexpr (Archive::is_loading) {
+      if (count_ > capacity_) ar.fail(errc::invalid_value);
+    }
+    ar(tail_);
+  }
+  int capacity_ = 0;
+  int count_ = 0;
+  int tail_ = 7;
+};
+
+TEST(Hooks, FailReportsADomainErrorAtTheCurrentByte) {
+  Inventory ok;
+  ok.capacity_ = 4;
+  ok.count_ = 3;
+  ok.tail_ = 9;
+  EXPECT_EQ(round_trip(ok).tail_, 9);
+
+  Inventory bad = ok;
+  bad.count_ = 5;
+  const bytes b = bifrons::to_bytes(bad);  // 06 08 0a 12: header, capacity, count, tail
+  ASSERT_EQ(b.size(), 4u);
+  const auto r = bifrons::try_from_bytes<Inventory>(b);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::invalid_value);
+  EXPECT_EQ(r.offset(), 3u);  // after the count, where the hook noticed
+  try {
+    (void)bifrons::from_bytes<Inventory>(b);
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_value);
+    EXPECT_EQ(e.offset(), 3u);
+  }
 }
 
 // ---- class versions ------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 #pragma once
-// The core API: to_bytes, from_bytes, try_from_bytes, serialized_size, plus user classes and
-// scalars. Standard containers live in bifrons/types/*.hpp (bifrons.hpp includes them all);
+// The core API: to_bytes, from_bytes, try_from_bytes, serialized_size, plus user classes,
+// scalars and the field helpers (fields.hpp). Standard containers live in bifrons/types/*.hpp (bifrons.hpp includes them all);
 // streaming over containers and iostreams lives in bifrons/io.hpp.
 
 #include <cstddef>
@@ -11,11 +11,12 @@
 #include <vector>
 
 #include "detail/codec.hpp"
-#include "detail/error.hpp"
-#include "detail/evolution.hpp"
-#include "detail/options.hpp"
+#include "detail/scalars.hpp"
 #include "detail/source.hpp"
-#include "types/arithmetic.hpp"
+#include "detail/struct_codec.hpp"
+#include "error.hpp"
+#include "fields.hpp"
+#include "read_options.hpp"
 
 namespace bifrons {
 namespace detail {
@@ -47,15 +48,10 @@ std::span<const std::byte> input_bytes(const R& r) noexcept {
 /// size_bound_of, or the exact size), and returns the end of what it wrote.
 template <class T>
 std::byte* write_bounded(std::byte* out, [[maybe_unused]] std::size_t bound, const T& v) {
-  std::byte* end;
   if constexpr (struct_envelope<T>)
-    end = struct_codec<T>::write_bounded(out, v, bound);
+    return struct_codec<T>::write_bounded(out, v, bound);
   else
-    end = codec<T>::write(out, v);
-#ifdef BIFRONS_CHECK_SIZES
-  if (end != out + codec<T>::size(v) || codec<T>::size(v) > bound) std::abort();
-#endif
-  return end;
+    return codec<T>::write(out, v);
 }
 
 /// Cuts a byte container back to n <= size() bytes (erase() where there is one: it is inlined,
@@ -70,10 +66,13 @@ void truncate(Container& out, std::size_t n) noexcept {
 
 /// Messages whose size bound is at most this many bytes are written into a container in one
 /// pass: it is resized to the bound and cut back to what was written. The bound costs a few
-/// instructions where the exact size pass visits every field (92 of the 409 instructions that
-/// to_bytes took on the Account model). Larger messages keep the exact size pass, so that a
-/// loose bound never costs much memory.
+/// instructions where the exact size pass visits every field. Larger messages keep the exact
+/// size pass, so that a loose bound never costs much memory.
 inline constexpr std::size_t one_pass_bound = 4096;
+
+/// What read_all reads into: a value just default-constructed, or one that holds an earlier
+/// value whose storage the read reuses (missing fields must then be reset).
+enum class object_state { fresh, reused };
 
 struct read_status {
   errc code;
@@ -82,12 +81,12 @@ struct read_status {
 
 // Flattened: with every codec inlined into one function, the cursor is a local whose address
 // never escapes, so it can live in registers instead of being reloaded after each store into
-// the object being read (stores through char* may alias anything). About -9% instructions on the
-// Account model.
+// the object being read (stores through char* may alias anything).
 template <class T>
-BIFRONS_FLATTEN read_status read_all(std::span<const std::byte> in, T& out, const read_options& options, bool fresh) {
+BIFRONS_FLATTEN read_status read_all(std::span<const std::byte> in, T& out, const read_options& options,
+                                     object_state state) {
   source src(in.data(), in.size(), options);
-  src.fresh = fresh;
+  src.fresh = state == object_state::fresh;
   codec<T>::read(src, out);
   if (!src.failed() && !src.at_limit()) src.fail(errc::trailing_bytes);
   return {src.error(), src.error_offset()};
@@ -97,19 +96,19 @@ BIFRONS_FLATTEN read_status read_all(std::span<const std::byte> in, T& out, cons
 /// from user hooks pass through. Counts are checked against the budget and against each
 /// container's max_size() before anything is allocated, so running out of memory is the one
 /// way a library allocation can still fail. Its offset is 0: tracking where the allocator gave
-/// up would keep the read cursor in memory on the hot path. (A plain function: a lambda
-/// wrapped in the try cost 10 instructions per read of the Account model.)
+/// up would keep the read cursor in memory on the hot path. (A plain function: GCC did not
+/// optimize a lambda wrapped in the try as well.)
 template <class T>
 BIFRONS_INLINE read_status read_all_or_out_of_memory(std::span<const std::byte> in, T& out, const read_options& options,
-                                      bool fresh) {
+                                      object_state state) {
 #if BIFRONS_HAS_EXCEPTIONS
   try {
-    return read_all(in, out, options, fresh);
+    return read_all(in, out, options, state);
   } catch (const std::bad_alloc&) {
     return {errc::out_of_memory, 0};
   }
 #else
-  return read_all(in, out, options, fresh);
+  return read_all(in, out, options, state);
 #endif
 }
 
@@ -146,7 +145,7 @@ template <class T, detail::byte_container Container>
 void to_bytes(const T& value, Container& out) {
   const std::size_t old = out.size();
   const std::size_t bound = detail::size_bound_of(value);
-  // One resize call site only: with two, GCC stopped inlining vector::resize (+100 instructions).
+  // One resize call site only: with two, GCC stopped inlining vector::resize.
   const std::size_t room = bound <= detail::one_pass_bound ? bound : serialized_size(value);
   out.resize(old + room);
   std::byte* begin = reinterpret_cast<std::byte*>(out.data()) + old;
@@ -162,28 +161,51 @@ template <class T>
   return out;
 }
 
+namespace detail {
+/// Writes value into a fixed buffer: the bytes used, or, when it does not fit, the size needed.
+struct fixed_write {
+  std::size_t size;
+  bool fits;
+};
+template <class T>
+fixed_write write_into(const T& value, std::span<std::byte> buffer) {
+  // When even the (cheap) bound fits, write without the exact size pass.
+  if (const std::size_t bound = size_bound_of(value); bound <= buffer.size())
+    return {static_cast<std::size_t>(write_bounded(buffer.data(), bound, value) - buffer.data()), true};
+  const std::size_t size = codec<T>::size(value);
+  if (size > buffer.size()) return {size, false};
+  return {static_cast<std::size_t>(write_bounded(buffer.data(), size, value) - buffer.data()), true};
+}
+}  // namespace detail
+
 /// Writes the encoding of value into a caller's fixed buffer and returns the bytes used.
 /// If it does not fit, returns an error with code buffer_too_small (offset: the size needed)
 /// and writes nothing. Bytes of buffer past the returned size may be overwritten: a message is
 /// written in one pass when its cheap size bound fits, and then moved back into place.
+/// An exception from a user save hook becomes errc::user_error (offset 0), as in try_from_bytes.
 template <class T>
 [[nodiscard]] result<std::size_t> try_to_bytes(const T& value, std::span<std::byte> buffer) noexcept {
-  // When even the (cheap) bound fits, write without the exact size pass.
-  if (const std::size_t bound = detail::size_bound_of(value); bound <= buffer.size())
-    return static_cast<std::size_t>(detail::write_bounded(buffer.data(), bound, value) - buffer.data());
-  const std::size_t size = serialized_size(value);
-  if (size > buffer.size()) return {errc::buffer_too_small, size};
-  return static_cast<std::size_t>(detail::write_bounded(buffer.data(), size, value) - buffer.data());
+  detail::fixed_write w{};
+#if BIFRONS_HAS_EXCEPTIONS
+  try {
+    w = detail::write_into(value, buffer);
+  } catch (...) {
+    return {errc::user_error, 0};
+  }
+#else
+  w = detail::write_into(value, buffer);
+#endif
+  if (!w.fits) return {errc::buffer_too_small, w.size};
+  return w.size;
 }
 
-/// Throwing form of try_to_bytes: bifrons::error with code buffer_too_small when it does not fit.
+/// Throwing form of try_to_bytes: bifrons::error with code buffer_too_small when it does not fit;
+/// exceptions from user save hooks pass through.
 template <class T>
 std::size_t to_bytes(const T& value, std::span<std::byte> buffer) {
-  if (const std::size_t bound = detail::size_bound_of(value); bound <= buffer.size())
-    return static_cast<std::size_t>(detail::write_bounded(buffer.data(), bound, value) - buffer.data());
-  const std::size_t size = serialized_size(value);
-  if (size > buffer.size()) detail::raise(errc::buffer_too_small, size);
-  return static_cast<std::size_t>(detail::write_bounded(buffer.data(), size, value) - buffer.data());
+  const detail::fixed_write w = detail::write_into(value, buffer);
+  if (!w.fits) detail::raise(errc::buffer_too_small, w.size);
+  return w.size;
 }
 
 /// Reads a T from bytes, which must hold exactly one value. Throws bifrons::error on failure,
@@ -193,7 +215,7 @@ std::size_t to_bytes(const T& value, std::span<std::byte> buffer) {
 template <class T, detail::byte_input Bytes>
 [[nodiscard]] T from_bytes(const Bytes& bytes, const read_options& options = {}) {
   T value{};
-  const auto status = detail::read_all_or_out_of_memory(detail::input_bytes(bytes), value, options, true);
+  const auto status = detail::read_all_or_out_of_memory(detail::input_bytes(bytes), value, options, detail::object_state::fresh);
   if (status.code != errc::ok) [[unlikely]] detail::raise(status.code, status.offset);
   return value;
 }
@@ -202,7 +224,7 @@ template <class T, detail::byte_input Bytes>
 /// Throws as from_bytes<T>. Exception safety: basic: on failure out is valid but unspecified.
 template <class T, detail::byte_input Bytes>
 void from_bytes(const Bytes& bytes, T& out, const read_options& options = {}) {
-  const auto status = detail::read_all_or_out_of_memory(detail::input_bytes(bytes), out, options, false);
+  const auto status = detail::read_all_or_out_of_memory(detail::input_bytes(bytes), out, options, detail::object_state::reused);
   if (status.code != errc::ok) [[unlikely]] detail::raise(status.code, status.offset);
 }
 
@@ -211,7 +233,7 @@ void from_bytes(const Bytes& bytes, T& out, const read_options& options = {}) {
 template <class T, detail::byte_input Bytes>
 [[nodiscard]] result<T> try_from_bytes(const Bytes& bytes, const read_options& options = {}) noexcept {
   T value{};
-  const auto status = detail::guarded([&] { return detail::read_all(detail::input_bytes(bytes), value, options, true); });
+  const auto status = detail::guarded([&] { return detail::read_all(detail::input_bytes(bytes), value, options, detail::object_state::fresh); });
   if (status.code != errc::ok) return {status.code, status.offset};
   return result<T>(std::move(value));
 }

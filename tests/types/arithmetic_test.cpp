@@ -1,7 +1,7 @@
-// Scalars (bifrons/types/arithmetic.hpp): integers as (zigzag) LEB128 varints, bool/char/char8_t/
+// Scalars (detail/scalars.hpp; fixed() and varint() from fields.hpp): integers as (zigzag) LEB128 varints, bool/char/char8_t/
 // std::byte as one raw byte, float/double as IEEE-754 little-endian, enums as their underlying
 // type, and the fixed()/varint() field wrappers.
-#include <bifrons/types/arithmetic.hpp>
+#include <bifrons/core.hpp>
 
 #include <array>
 #include <bit>

@@ -17,8 +17,10 @@
 // With them, small messages skip the exact size pass: the output gets room for the bound and is
 // cut back to what was written (see to_bytes).
 //
-// The primary template (in evolution.hpp) handles user classes; library types are partial
-// specializations in bifrons/types/*.hpp. Users may specialize codec<T> for full control.
+// The primary template (in struct_codec.hpp) handles user classes; library types are partial
+// specializations in bifrons/types/*.hpp. codec<T> is not a public extension point: its input
+// type (source) is internal and may change. User types customize their encoding with hooks
+// (docs/design.md explains the decision).
 
 #include <concepts>
 #include <cstddef>
@@ -147,6 +149,13 @@ class input_archive {
     (read_field(args), ...);
   }
 
+  /// Fails the read with `code` at the current byte, for a hook whose data breaks an invariant
+  /// of its class: `if (count > capacity) ar.fail(bifrons::errc::invalid_value);`. The error
+  /// reaches the caller like any other (with this offset); the fields after it are not read.
+  /// Only input archives have it: in a serialize() hook, call it under
+  /// `if constexpr (Archive::is_loading)`.
+  void fail(errc code) noexcept { in_.fail(code); }
+
   /// True once a field was missing from the data (the envelope ended before it).
   [[nodiscard]] bool missing() const noexcept { return missing_; }
   [[nodiscard]] source& input() noexcept { return in_; }
@@ -157,8 +166,7 @@ class input_archive {
   template <class T>
   BIFRONS_INLINE void read_field(T& field) {
     if constexpr (fixed_width_codec<T>) {
-      // One comparison answers both "is the field there?" and the field's own bounds check:
-      // 2 instructions per double or char array field, about 20 of a reused Account read.
+      // One comparison answers both "is the field there?" and the field's own bounds check.
       // (Left to the compiler, the second check stayed.)
       if (in_.remaining() >= codec_of<T>::fixed_width) [[likely]] {
         codec_of<T>::read_fixed(in_, in_.skip(codec_of<T>::fixed_width), field);

@@ -17,23 +17,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "../types/arithmetic.hpp"
 #include "codec.hpp"
+#include "scalars.hpp"
 
 namespace bifrons::detail {
-
-/// Restores source::fresh when a container is done with its elements.
-class fresh_scope {
- public:
-  explicit fresh_scope(source& in) noexcept : in_(in), saved_(in.fresh) {}
-  fresh_scope(const fresh_scope&) = delete;
-  fresh_scope& operator=(const fresh_scope&) = delete;
-  ~fresh_scope() { in_.fresh = saved_; }
-
- private:
-  source& in_;
-  bool saved_;
-};
 
 template <class T>
 concept memcpy_block_element = block_element<T> && block_is_memcpy<T>;
@@ -162,16 +149,15 @@ void read_elements(source& in, It first, std::size_t n, std::size_t reused) {
       for (std::size_t i = 0; i < n; ++i, ++first) ok &= load_element(p + i * wire_width<T>, *first);
     }
     if (!ok) [[unlikely]] {
-      in.rewind(p);
       // A bool byte other than 0/1 is an invalid value, as for a scalar bool; any other
       // element that does not load is a wide integer that does not fit the host's type.
-      in.fail(std::is_same_v<T, bool> ? errc::invalid_value : errc::value_out_of_range);
+      in.fail_at(std::is_same_v<T, bool> ? errc::invalid_value : errc::value_out_of_range, p);
     }
   } else {
-    fresh_scope scope(in);
     // Elements that were there before are as fresh as the container's owner; the rest were just
     // constructed. (Two loops rather than computing the flag per element.)
     const bool parent_fresh = in.fresh;
+    fresh_guard guard(in, parent_fresh);
     std::size_t i = 0;
     for (; i < reused; ++i, ++first) {
       in.fresh = parent_fresh;
@@ -220,8 +206,8 @@ struct sequence_codec {
       if constexpr (std::ranges::contiguous_range<C> && requires { c.erase(c.begin(), c.end()); }) {
         // Reading into a string or vector that already holds at least n elements (an object
         // being reused): overwrite them in place and cut off the rest. assign() takes an
-        // out-of-line path (std::string::_M_replace: about 70 instructions for a 4-character
-        // name, where this takes about 15).
+        // out-of-line path (std::string::_M_replace) that costs several times more for short
+        // strings (docs/design.md).
         if (n <= c.size()) {
           copy_bytes(std::ranges::data(c), p, n * sizeof(T));
           c.erase(c.begin() + static_cast<std::ptrdiff_t>(n), c.end());
@@ -283,42 +269,6 @@ struct fixed_array_codec {
   }
 };
 
-/// `ar(bifrons::varint(v))` on an array of integers or enums: the elements as varints (zigzag for
-/// signed) instead of one raw block. Sequences keep their count; fixed arrays have none.
-template <class C>
-concept varint_range = std::ranges::range<C> &&
-                       (varint_integer<std::ranges::range_value_t<C>> || std::is_enum_v<std::ranges::range_value_t<C>>);
-
-template <class C>
-struct varint_range_codec {
-  using T = std::remove_cv_t<std::ranges::range_value_t<C>>;
-  static constexpr bool counted = requires(C& c, std::size_t n) { c.resize(n); };
-  // A fixed array's element count is sizeof(C) / sizeof(T) for std::array and C arrays alike.
-  static constexpr std::size_t min_size = counted ? 1 : sizeof(C) / sizeof(T) * codec<T>::min_size;
-
-  static std::size_t size(const C& c) {
-    std::size_t total = counted ? varint_size(range_size(c)) : 0;
-    for (const T e : c) total += codec<T>::size(e);
-    return total;
-  }
-  static std::byte* write(std::byte* out, const C& c) {
-    if constexpr (counted) out = write_varint(out, range_size(c));
-    for (const T e : c) out = codec<T>::write(out, e);
-    return out;
-  }
-  static void read(source& in, C& c) {
-    if constexpr (counted) {
-      const std::size_t n = in.read_count(codec<T>::min_size, allocation_per_element<C>(), c.max_size());
-      if (in.failed()) return;
-      c.resize(n);
-    }
-    for (auto& e : c) {
-      codec<T>::read(in, e);
-      if (in.failed()) [[unlikely]] return;
-    }
-  }
-};
-
 /// Inserts one element read from the input; false (duplicate_key) if a unique container
 /// already holds its key.
 template <class C, class V>
@@ -368,46 +318,27 @@ struct associative_codec {
     if (in.failed()) return;
     // The count was charged for a bucket per element, so this stays within the budget.
     if constexpr (requires { c.reserve(n); }) c.reserve(n);
-    fresh_scope scope(in);
+    fresh_guard guard(in, true);
     for (std::size_t i = 0; i < n; ++i) {
       const std::byte* at = in.position();
       Element e{};
-      in.fresh = true;
       codec<Element>::read(in, e);
       if (in.failed()) [[unlikely]] return;
       if constexpr (unique_hash_table<C>) {
         const auto [it, inserted] = c.emplace(std::move(e));
         if (!inserted) [[unlikely]]
-          return fail_element(in, at, errc::duplicate_key);
+          return in.fail_at(errc::duplicate_key, at);
         // Colliding keys make every insertion scan their bucket: refuse a bucket past the limit.
         // (While the table holds fewer keys than the limit, no bucket can pass it.)
         if (c.size() > in.max_bucket_size() && c.bucket_size(c.bucket(key_of<C>(*it))) > in.max_bucket_size())
             [[unlikely]]
-          return fail_element(in, at, errc::bucket_limit_exceeded);
+          return in.fail_at(errc::bucket_limit_exceeded, at);
       } else {
         if (!insert_element(c, std::move(e))) [[unlikely]]
-          return fail_element(in, at, errc::duplicate_key);
+          return in.fail_at(errc::duplicate_key, at);
       }
     }
   }
-
- private:
-  static void fail_element(source& in, const std::byte* at, errc code) noexcept {
-    in.rewind(at);
-    in.fail(code);
-  }
-
 };
 
 }  // namespace bifrons::detail
-
-namespace bifrons {
-template <detail::varint_range C>
-struct codec<varint_ref<C>> {
-  using inner = detail::varint_range_codec<std::remove_cv_t<C>>;
-  static constexpr std::size_t min_size = inner::min_size;
-  static std::size_t size(const varint_ref<C>& v) { return inner::size(v.value); }
-  static std::byte* write(std::byte* out, const varint_ref<C>& v) { return inner::write(out, v.value); }
-  static void read(detail::source& in, varint_ref<C>& v) { inner::read(in, v.value); }
-};
-}  // namespace bifrons

@@ -44,8 +44,8 @@ BIFRONS_INLINE U load_le(const std::byte* p) noexcept {
 }
 
 /// memcpy for lengths known only at run time that are usually short (names, small vectors): up
-/// to 16 bytes take two overlapping loads and stores, where a call to the library memcpy cost
-/// about 20 instructions (callgrind, the Account model's name). Longer copies go to memcpy.
+/// to 16 bytes take two overlapping loads and stores, cheaper than a call to the library memcpy
+/// for such lengths. Longer copies go to memcpy.
 /// (Lengths known at compile time should call memcpy directly, which the compiler inlines.)
 BIFRONS_INLINE void copy_bytes(void* dst, const void* src, std::size_t n) noexcept {
   auto* d = static_cast<unsigned char*>(dst);
@@ -102,6 +102,33 @@ constexpr std::uint64_t zigzag(std::int64_t v) noexcept {
 
 constexpr std::int64_t unzigzag(std::uint64_t v) noexcept {
   return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1);
+}
+
+// ---- packed bits (std::bitset, std::vector<bool>) -----------------------------------------------
+// n bits take ceil(n / 8) bytes: bit i is in byte i / 8 at bit i % 8, and the unused high bits of
+// the last byte are zero.
+
+constexpr std::size_t packed_size(std::size_t bits) noexcept { return bits / 8 + (bits % 8 != 0); }
+
+/// Packs bit(0) ... bit(n - 1) at out; returns the end.
+template <class Bit>
+std::byte* pack_bits(std::byte* out, std::size_t n, Bit bit) {
+  for (std::size_t i = 0; i < n; i += 8) {
+    unsigned byte = 0;
+    for (std::size_t b = 0; b < 8 && i + b < n; ++b) byte |= static_cast<unsigned>(bit(i + b)) << b;
+    *out++ = static_cast<std::byte>(byte);
+  }
+  return out;
+}
+
+/// Bit i of the packed bits at p.
+inline bool packed_bit(const std::byte* p, std::size_t i) noexcept {
+  return ((static_cast<unsigned>(p[i / 8]) >> (i % 8)) & 1u) != 0;
+}
+
+/// The unused high bits after n packed bits at p are zero (one encoding per value).
+inline bool padding_is_zero(const std::byte* p, std::size_t n) noexcept {
+  return n % 8 == 0 || (static_cast<unsigned>(p[n / 8]) >> (n % 8)) == 0;
 }
 
 }  // namespace bifrons::detail

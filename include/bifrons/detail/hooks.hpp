@@ -1,14 +1,15 @@
 #pragma once
 // Finding how a user class is serialized: one of the hooks users know from cereal, or, for an
-// aggregate with no hook, its members found by reflection.
+// aggregate with no hook, its members found by reflection (reflection.hpp).
 
 #include <cstddef>
 #include <cstdint>
+#include <ranges>
 #include <type_traits>
 #include <utility>
 
 #include "codec.hpp"
-#include "visit_members.hpp"
+#include "reflection.hpp"
 
 namespace bifrons::detail {
 
@@ -130,101 +131,105 @@ inline constexpr int hook_count = int(member_serialize<T>) + int(member_serializ
                                   int(has_member_save<T> || has_member_load<T>) +
                                   int(has_free_save<T> || has_free_load<T>);
 
-// ---- aggregate reflection ------------------------------------------------------------------
-
-// Converts to any member type, so that T{any_member{}...} tells how many members T has.
-// Class types convert through an rvalue reference, which selects the move constructor: a
-// conversion to an lvalue would pick the copy constructor, and instantiating that is a hard
-// error for members such as vector<unique_ptr<T>> whose copy constructor is not constrained.
-struct any_member {
-  template <class U>
-    requires(!std::is_class_v<U>)
-  operator U&() const noexcept;
-  template <class U>
-    requires std::is_class_v<U>
-  operator U&&() const noexcept;
-};
-
-// Inside braces, no conversions to move-only classes: `{x}` for a member vector<unique_ptr<T>>
-// would otherwise pick its initializer_list constructor, and instantiating that is a hard error
-// in clang. Braces are needed for C arrays (of scalars or of copyable classes); other members
-// count through the plain spelling.
-struct any_braced {
-  template <class U>
-    requires(!std::is_class_v<U>)
-  operator U&() const noexcept;
-  template <class U>
-    requires std::is_class_v<U> && std::is_copy_constructible_v<U>
-  operator U&&() const noexcept;
-};
-
-// Counting members by aggregate initialization needs two spellings of an initializer:
-//  - braced `{any}` initializes exactly one member, even a C array of scalars (a plain `any`
-//    would be brace-elided into the array's elements and counted once per element);
-//  - plain `any` works for classes with several converting constructors (complex, bitset,
-//    string_view, empty classes), where `{any}` is ambiguous or has too many initializers.
-// A pack expansion has one shape, so the initializer list is built from up to sixteen runs
-// that alternate braced and plain, and each member is tried braced first, then plain.
-struct init_shape {
-  static constexpr std::size_t runs = 16;
-  std::size_t length[runs]{};
-  std::size_t current = 0;  // the run being extended; even runs are braced, odd runs plain
-  bool exhausted = false;
-
-  constexpr std::size_t total() const noexcept {
-    std::size_t t = 0;
-    for (std::size_t n : length) t += n;
-    return t;
-  }
-  constexpr init_shape extended(bool braced) const noexcept {
-    init_shape next = *this;
-    const std::size_t run = (current % 2 == 0) == braced ? current : current + 1;
-    if (run >= runs) {
-      next.exhausted = true;
-    } else {
-      ++next.length[run];
-      next.current = run;
-    }
-    return next;
-  }
-};
-
-// One overload for every shape of up to init_shape::runs runs (written out: a pack expansion
-// cannot choose between `{x}` and `x` per element).
-template <class T, std::size_t... A0, std::size_t... P0, std::size_t... A1, std::size_t... P1, std::size_t... A2, std::size_t... P2, std::size_t... A3, std::size_t... P3, std::size_t... A4, std::size_t... P4, std::size_t... A5, std::size_t... P5, std::size_t... A6, std::size_t... P6, std::size_t... A7, std::size_t... P7>
-constexpr bool initializable(std::index_sequence<A0...>, std::index_sequence<P0...>, std::index_sequence<A1...>, std::index_sequence<P1...>, std::index_sequence<A2...>, std::index_sequence<P2...>, std::index_sequence<A3...>, std::index_sequence<P3...>, std::index_sequence<A4...>, std::index_sequence<P4...>, std::index_sequence<A5...>, std::index_sequence<P5...>, std::index_sequence<A6...>, std::index_sequence<P6...>, std::index_sequence<A7...>, std::index_sequence<P7...>) {
-  return requires { T{{(void(A0), any_braced{})}..., (void(P0), any_member{})..., {(void(A1), any_braced{})}..., (void(P1), any_member{})..., {(void(A2), any_braced{})}..., (void(P2), any_member{})..., {(void(A3), any_braced{})}..., (void(P3), any_member{})..., {(void(A4), any_braced{})}..., (void(P4), any_member{})..., {(void(A5), any_braced{})}..., (void(P5), any_member{})..., {(void(A6), any_braced{})}..., (void(P6), any_member{})..., {(void(A7), any_braced{})}..., (void(P7), any_member{})...}; };
-}
-
-template <class T, init_shape S>
-constexpr bool initializable_with_shape() {
-  if constexpr (S.exhausted) {
-    return false;
-  } else {
-    using std::make_index_sequence;
-    return initializable<T>(make_index_sequence<S.length[0]>{}, make_index_sequence<S.length[1]>{}, make_index_sequence<S.length[2]>{}, make_index_sequence<S.length[3]>{}, make_index_sequence<S.length[4]>{}, make_index_sequence<S.length[5]>{}, make_index_sequence<S.length[6]>{}, make_index_sequence<S.length[7]>{}, make_index_sequence<S.length[8]>{}, make_index_sequence<S.length[9]>{}, make_index_sequence<S.length[10]>{}, make_index_sequence<S.length[11]>{}, make_index_sequence<S.length[12]>{}, make_index_sequence<S.length[13]>{}, make_index_sequence<S.length[14]>{}, make_index_sequence<S.length[15]>{});
-  }
-}
-
-template <class T, init_shape S = init_shape{}>
-constexpr std::size_t count_members() {
-  constexpr init_shape braced = S.extended(true);
-  constexpr init_shape plain = S.extended(false);
-  if constexpr (S.total() > max_aggregate_members)
-    return S.total();
-  else if constexpr (initializable_with_shape<T, braced>())
-    return count_members<T, braced>();
-  else if constexpr (initializable_with_shape<T, plain>())
-    return count_members<T, plain>();
-  else
-    return S.total();
-}
+// ---- standard types whose bifrons/types/ header is missing -------------------------------------
+//
+// A standard type reaches the struct rules only when its codec's header was not included. Named
+// by members that only that family has, so that the refusal can name the header. Types with a
+// hook, and aggregates (but std::array), never match.
 
 template <class T>
-concept reflectable_aggregate = std::is_aggregate_v<T> && !std::is_array_v<T>;
-
+concept std_string_like = requires(const T& t) {
+  t.c_str();
+  typename T::traits_type;
+};
 template <class T>
-inline constexpr std::size_t member_count = count_members<T>();
+concept std_string_view_like = requires(T& t) {
+  typename T::traits_type;
+  t.remove_prefix(0);
+} && !std_string_like<T>;
+template <class T>
+concept std_map_like = requires {
+  typename T::mapped_type;
+  typename T::key_compare;
+};
+template <class T>
+concept std_unordered_map_like = requires {
+  typename T::mapped_type;
+  typename T::hasher;
+};
+template <class T>
+concept std_set_like = requires { typename T::key_compare; } && !std_map_like<T>;
+template <class T>
+concept std_unordered_set_like = requires { typename T::hasher; } && !std_unordered_map_like<T>;
+template <class T>
+concept std_forward_list_like = requires(T& t) { t.before_begin(); };
+template <class T>
+concept std_list_like = requires(T& t) { t.splice(t.begin(), t); };
+template <class T>
+concept std_deque_like = requires(T& t) {
+  t.push_front(t.front());
+  t[0];
+};
+template <class T>
+concept std_vector_like = requires(T& t) {
+  t.capacity();
+  t.push_back(t.front());
+} && !std_string_like<T>;
+template <class T>
+concept std_adapter_like = requires { typename T::container_type; };
+template <class T>
+concept std_optional_like = requires(const T& t) {
+  t.has_value();
+  t.value();
+};
+template <class T>
+concept std_variant_like = requires(const T& t) { t.valueless_by_exception(); };
+template <class T>
+concept std_smart_pointer_like = requires(const T& t) {
+  typename T::element_type;
+  t.get();
+};
+template <class T>
+concept std_tuple_like = requires { std::tuple_size<T>::value; };
+template <class T>
+concept std_bitset_like = requires(const T& t) {
+  t.to_ullong();
+  t.count();
+};
+template <class T>
+concept std_complex_like = requires(const T& t) {
+  typename T::value_type;
+  t.real();
+  t.imag();
+};
+template <class T>
+concept std_chrono_like = requires {
+  typename T::rep;
+  typename T::period;
+};
+template <class T>
+concept std_span_like = requires {
+  T::extent;
+  typename T::element_type;
+};
+
+/// The types above, when no hook claims them: their codec's header is missing.
+template <class T>
+inline constexpr bool needs_types_header =
+    hook_count<T> == 0 &&
+    (reflectable_aggregate<T> ? std_tuple_like<T> && std::ranges::range<T>  // std::array
+                              : std_string_like<T> || std_string_view_like<T> || std_map_like<T> ||
+                                    std_unordered_map_like<T> || std_set_like<T> || std_unordered_set_like<T> ||
+                                    std_forward_list_like<T> || std_list_like<T> || std_deque_like<T> ||
+                                    std_vector_like<T> || std_adapter_like<T> || std_optional_like<T> ||
+                                    std_variant_like<T> || std_smart_pointer_like<T> || std_tuple_like<T> ||
+                                    std_bitset_like<T> || std_complex_like<T> || std_chrono_like<T> ||
+                                    std_span_like<T>);
+
+/// T is serialized through its members (no hook), which reflection can count and visit. Types
+/// refused above are not, so that their refusal is the only error.
+template <class T>
+concept reflected = hook_count<T> == 0 && reflectable_aggregate<T> && !needs_types_header<T>;
 
 // ---- invoking the hook ---------------------------------------------------------------------
 
@@ -234,7 +239,8 @@ constexpr void check_hooks() {
                 "bifrons: this type only inherits a serialization hook from a base class, which would "
                 "lose the derived class's fields. Declare its own hook: "
                 "`template <class Archive> void serialize(Archive& ar) { ar(bifrons::base<Base>(*this), member1); }`.");
-  static_assert(!(hook_count<T> == 0 && !reflectable_aggregate<T> && !has_only_inherited_hooks<T>),
+  static_assert(!(hook_count<T> == 0 && !reflectable_aggregate<T> && !has_only_inherited_hooks<T>) ||
+                    needs_types_header<T>,  // refused with the header's name (struct_codec.hpp)
                 "bifrons: this type is not an aggregate and has no serialization hook. Add one of: "
                 "a member `template <class Archive> void serialize(Archive& ar) { ar(member1, member2); }`; "
                 "a free `template <class Archive> void serialize(Archive& ar, T& value)` in T's namespace; "
@@ -250,19 +256,10 @@ constexpr void check_hooks() {
   static_assert(has_free_save<T> == has_free_load<T>,
                 "bifrons: this type has only one of free save() and load(). Write both: "
                 "`save(Archive& ar, const T& value)` and `load(Archive& ar, T& value)`.");
-  if constexpr (hook_count<T> == 0)
+  if constexpr (reflected<T>)
     static_assert(member_count<T> <= max_aggregate_members,
                   "bifrons: aggregates with more than 64 members need a serialize hook");
 }
-
-template <class... Ts>
-struct type_list {};
-
-/// The member types of an aggregate without a hook, as a type_list.
-template <class T>
-using member_types = decltype(visit_members<member_count<T>>(std::declval<T&>(), [](auto&... members) {
-  return type_list<std::remove_cvref_t<decltype(members)>...>{};
-}));
 
 template <class... Ts>
 constexpr std::size_t max_fields_size(type_list<Ts...>) noexcept {
@@ -275,7 +272,7 @@ constexpr std::size_t max_fields_size(type_list<Ts...>) noexcept {
 /// aggregates without hooks whose members all have a bounded size.
 template <class T>
 constexpr std::size_t max_fields_size_of() noexcept {
-  if constexpr (hook_count<T> == 0 && reflectable_aggregate<T>)
+  if constexpr (reflected<T>)
     return max_fields_size(member_types<T>{});
   else
     return unbounded;
@@ -302,7 +299,7 @@ BIFRONS_INLINE void save_fields(Ar& ar, const T& v) {
     adl::call_free_save(ar, v);
   else if constexpr (adl::free_save_versioned<T>)
     adl::call_free_save(ar, v, version);
-  else
+  else if constexpr (reflected<T>)
     visit_members<member_count<T>>(v, [&](const auto&... members) BIFRONS_INLINE_LAMBDA { ar(members...); });
 }
 
@@ -325,9 +322,9 @@ BIFRONS_INLINE void load_fields(input_archive& ar, T& v, std::uint32_t version) 
     adl::call_free_load(ar, v);
   else if constexpr (adl::free_load_versioned<T>)
     adl::call_free_load(ar, v, version);
-  else
+  else if constexpr (reflected<T>)
     visit_members<member_count<T>>(v, [&](auto&... members) BIFRONS_INLINE_LAMBDA { ar(members...); });
-  (void)version;
+  (void)ar, (void)v, (void)version;
 }
 
 }  // namespace bifrons::detail

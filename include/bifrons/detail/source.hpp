@@ -12,8 +12,8 @@
 #include <limits>
 
 #include "encoding.hpp"
-#include "error.hpp"
-#include "options.hpp"
+#include "../error.hpp"
+#include "../read_options.hpp"
 
 namespace bifrons::detail {
 
@@ -38,6 +38,9 @@ class source {
   [[nodiscard]] std::size_t remaining() const noexcept { return static_cast<std::size_t>(limit_ - ptr_); }
   [[nodiscard]] bool at_limit() const noexcept { return ptr_ == limit_; }
 
+  /// Records the first error, at the current position or at `where` (the first byte of the
+  /// value that failed), and pulls the limit down so that every later read fails at once.
+  /// The one way to fail.
   void fail(errc code) noexcept { fail_at(code, ptr_); }
   void fail_at(errc code, const std::byte* where) noexcept {
     if (error_ == errc::ok) {
@@ -97,8 +100,7 @@ class source {
     const std::uint64_t v = read_varint();
     if constexpr (sizeof(U) < sizeof(std::uint64_t)) {
       if (v > std::numeric_limits<U>::max()) [[unlikely]] {
-        ptr_ = start;
-        fail(errc::value_out_of_range);
+        fail_at(errc::value_out_of_range, start);
         return 0;
       }
     }
@@ -116,18 +118,23 @@ class source {
     const std::uint64_t n = read_varint();
     if (failed()) return 0;
     if (n == 0) return 0;
-    if (n > max_elements_) return fail_count(start, errc::element_limit_exceeded);
-    if (min_wire != 0 && n > remaining() / min_wire) return fail_count(start, errc::count_exceeds_input);
-    if (n > max_count) return fail_count(start, errc::element_limit_exceeded);
-    if (!charge_at(start, n, alloc_size)) return 0;
+    if (n > max_elements_) return fail_at(errc::element_limit_exceeded, start), 0;
+    if (min_wire != 0 && n > remaining() / min_wire) return fail_at(errc::count_exceeds_input, start), 0;
+    if (n > max_count) return fail_at(errc::element_limit_exceeded, start), 0;
+    if (!charge(start, n, alloc_size)) return 0;
     return static_cast<std::size_t>(n);
   }
 
-  /// Charges count x size bytes to the allocation budget.
-  BIFRONS_INLINE bool charge(std::uint64_t count, std::size_t size) noexcept { return charge_at(ptr_, count, size); }
-  /// The same, reporting a refusal at `where`: the first byte of the value that needs the storage.
+  /// Charges count x size bytes to the allocation budget, reporting a refusal at `where`: the
+  /// first byte of the value that needs the storage.
   BIFRONS_INLINE bool charge(const std::byte* where, std::uint64_t count, std::size_t size) noexcept {
-    return charge_at(where, count, size);
+    // Checked multiplication: count * size must not wrap before the comparison.
+    if (size != 0 && count > alloc_left_ / size) [[unlikely]] {
+      fail_at(errc::allocation_limit_exceeded, where);
+      return false;
+    }
+    alloc_left_ -= static_cast<std::size_t>(count) * size;
+    return true;
   }
   /// The allocation budget left, and putting back a value saved earlier: a struct that is reset
   /// and read again (struct_codec) has freed what its first pass charged.
@@ -166,8 +173,8 @@ class source {
   std::uint64_t read_varint_slow() noexcept {
     // Varints of 2-8 bytes (every full-range int32 takes 5) are decoded from one 8-byte load:
     // the first byte without a continuation bit ends the varint, and the 7-bit groups are
-    // packed with three mask-and-shift steps. The byte loop cost ~70 instructions per 5-byte
-    // varint, this ~25 (callgrind, vector<IntegerClass> with full-range values).
+    // packed with three mask-and-shift steps, in a third of the byte loop's instructions
+    // (docs/design.md).
     const std::byte* const start = ptr_;
     if (limit_ - start >= 8) {
       const std::uint64_t word = load_le<std::uint64_t>(start);
@@ -176,7 +183,7 @@ class source {
         const auto stop_bit = static_cast<unsigned>(std::countr_zero(stops));  // 8 * (length - 1) + 7
         const unsigned length = (stop_bit + 1) / 8;
         // Canonical form: no trailing zero group (0x80 0x00 is not a second spelling of 0).
-        if (((word >> (stop_bit - 7)) & 0xff) == 0) return fail_varint(start, errc::malformed_varint);
+        if (((word >> (stop_bit - 7)) & 0xff) == 0) return fail_at(errc::malformed_varint, start), 0;
         std::uint64_t x = word & (~std::uint64_t{0} >> (63 - stop_bit)) & 0x7f7f7f7f7f7f7f7fu;
         x = ((x & 0x7f007f007f007f00u) >> 1) | (x & 0x007f007f007f007fu);
         x = ((x & 0x3fff00003fff0000u) >> 2) | (x & 0x00003fff00003fffu);
@@ -189,41 +196,19 @@ class source {
     const std::byte* p = start;
     std::uint64_t value = 0;
     for (unsigned shift = 0;; shift += 7) {
-      if (p == limit_) return fail_varint(start, errc::unexpected_end);
+      if (p == limit_) return fail_at(errc::unexpected_end, start), 0;
       const auto b = static_cast<std::uint8_t>(*p++);
       // The tenth byte may only hold the top bit of a 64-bit value.
-      if (shift == 63 && b > 1) return fail_varint(start, errc::malformed_varint);
+      if (shift == 63 && b > 1) return fail_at(errc::malformed_varint, start), 0;
       value |= static_cast<std::uint64_t>(b & 0x7f) << shift;
       if (b < 0x80) {
-        if (b == 0 && shift != 0) return fail_varint(start, errc::malformed_varint);
+        if (b == 0 && shift != 0) return fail_at(errc::malformed_varint, start), 0;
         ptr_ = p;
         return value;
       }
     }
   }
 
-  std::uint64_t fail_varint(const std::byte* start, errc code) noexcept {
-    ptr_ = start;
-    fail(code);
-    return 0;
-  }
-
-  std::size_t fail_count(const std::byte* start, errc code) noexcept {
-    ptr_ = start;
-    fail(code);
-    return 0;
-  }
-
-  BIFRONS_INLINE bool charge_at(const std::byte* where, std::uint64_t count, std::size_t size) noexcept {
-    // Checked multiplication: count * size must not wrap before the comparison.
-    if (size != 0 && count > alloc_left_ / size) [[unlikely]] {
-      ptr_ = where;
-      fail(errc::allocation_limit_exceeded);
-      return false;
-    }
-    alloc_left_ -= static_cast<std::size_t>(count) * size;
-    return true;
-  }
 
   const std::byte* begin_;
   const std::byte* ptr_;
@@ -234,6 +219,21 @@ class source {
   std::size_t max_bucket_size_;
   errc error_ = errc::ok;
   std::size_t error_offset_ = 0;
+};
+
+/// While it lives, source::fresh says whether the object being read was just default-constructed;
+/// the enclosing object's value comes back when it goes out of scope. (struct_codec reads
+/// missing fields over a reused object only when it is not fresh.)
+class fresh_guard {
+ public:
+  fresh_guard(source& in, bool fresh) noexcept : in_(in), saved_(in.fresh) { in.fresh = fresh; }
+  fresh_guard(const fresh_guard&) = delete;
+  fresh_guard& operator=(const fresh_guard&) = delete;
+  ~fresh_guard() { in_.fresh = saved_; }
+
+ private:
+  source& in_;
+  bool saved_;
 };
 
 }  // namespace bifrons::detail

@@ -9,26 +9,16 @@
 namespace bifrons {
 template <std::size_t N>
 struct codec<std::bitset<N>> {
-  static constexpr std::size_t min_size = (N + 7) / 8;
+  static constexpr std::size_t min_size = detail::packed_size(N);
   static constexpr std::size_t size(const std::bitset<N>&) noexcept { return min_size; }
   static std::byte* write(std::byte* out, const std::bitset<N>& b) noexcept {
-    for (std::size_t i = 0; i < min_size; ++i) {
-      unsigned byte = 0;
-      for (std::size_t k = 0; k < 8 && i * 8 + k < N; ++k) byte |= static_cast<unsigned>(b[i * 8 + k]) << k;
-      out[i] = static_cast<std::byte>(byte);
-    }
-    return out + min_size;
+    return detail::pack_bits(out, N, [&](std::size_t i) { return b[i]; });
   }
   static void read(detail::source& in, std::bitset<N>& b) noexcept {
     const std::byte* p = in.take(min_size);
     if (!p) return;
-    if constexpr (N % 8 != 0) {
-      if ((static_cast<unsigned>(p[min_size - 1]) >> (N % 8)) != 0) {
-        in.rewind(p + min_size - 1);
-        return in.fail(errc::invalid_value);
-      }
-    }
-    for (std::size_t i = 0; i < N; ++i) b[i] = ((static_cast<unsigned>(p[i / 8]) >> (i % 8)) & 1u) != 0;
+    if (!detail::padding_is_zero(p, N)) return in.fail_at(errc::invalid_value, p + min_size - 1);
+    for (std::size_t i = 0; i < N; ++i) b[i] = detail::packed_bit(p, i);
   }
 };
 }  // namespace bifrons

@@ -35,17 +35,15 @@ struct codec<std::unique_ptr<T>> {
       return;
     }
     if (tag != static_cast<std::uint64_t>(detail::pointer_tag::value)) {
-      in.rewind(at);
-      return in.fail(errc::invalid_value);
+      return in.fail_at(errc::invalid_value, at);
     }
-    const bool parent_fresh = in.fresh;
-    if (!p) {
+    const bool created = !p;
+    if (created) {
       if (!in.charge(at, 1, sizeof(T))) return;
       p = std::make_unique<T>();
-      in.fresh = true;
     }
+    detail::fresh_guard guard(in, created || in.fresh);
     codec<T>::read(in, *p);
-    in.fresh = parent_fresh;
   }
 };
 

@@ -22,16 +22,12 @@ struct codec<std::optional<T>> {
       return;
     }
     if (tag != 1) {
-      in.rewind(at);
-      return in.fail(errc::invalid_value);
+      return in.fail_at(errc::invalid_value, at);
     }
-    const bool parent_fresh = in.fresh;
-    if (!o) {
-      o.emplace();
-      in.fresh = true;
-    }
+    const bool created = !o;
+    if (created) o.emplace();
+    detail::fresh_guard guard(in, created || in.fresh);
     codec<T>::read(in, *o);
-    in.fresh = parent_fresh;
   }
 };
 }  // namespace bifrons

@@ -38,8 +38,7 @@ struct codec<std::variant<Ts...>> {
     const std::uint64_t index = in.read_varint();
     if (in.failed()) return;
     if (index >= sizeof...(Ts)) {
-      in.rewind(at);
-      return in.fail(errc::invalid_value);
+      return in.fail_at(errc::invalid_value, at);
     }
     readers[index](in, v);
   }
@@ -48,13 +47,10 @@ struct codec<std::variant<Ts...>> {
   template <std::size_t I>
   static void read_alternative(detail::source& in, V& v) {
     using T = std::variant_alternative_t<I, V>;
-    const bool parent_fresh = in.fresh;
-    if (v.index() != I) {
-      v.template emplace<I>();
-      in.fresh = true;
-    }
+    const bool created = v.index() != I;
+    if (created) v.template emplace<I>();
+    detail::fresh_guard guard(in, created || in.fresh);
     codec<T>::read(in, std::get<I>(v));
-    in.fresh = parent_fresh;
   }
   static constexpr auto readers = []<std::size_t... I>(std::index_sequence<I...>) {
     return std::array<void (*)(detail::source&, V&), sizeof...(Ts)>{&read_alternative<I>...};

@@ -22,13 +22,11 @@ const T* view_of(source& in, std::size_t n) {
   const std::byte* p = in.take(n * wire_width<T>);
   if (!p) return nullptr;
   if constexpr (!block_is_memcpy<T>) {
-    in.rewind(p);
-    in.fail(errc::misaligned_view);
+    in.fail_at(errc::misaligned_view, p);
     return nullptr;
   } else {
     if (reinterpret_cast<std::uintptr_t>(p) % alignof(T) != 0) {
-      in.rewind(p);
-      in.fail(errc::misaligned_view);
+      in.fail_at(errc::misaligned_view, p);
       return nullptr;
     }
     // The bytes hold valid objects of T: block_is_memcpy means every pattern is a value.

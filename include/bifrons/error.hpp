@@ -11,7 +11,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "config.hpp"
+#include "detail/config.hpp"
 
 namespace bifrons {
 

@@ -31,8 +31,8 @@ struct struct_codec {
   }
   static constexpr std::size_t min_size = 1;
 
-  // Small structs whose body can never reach 64 bytes (Balance and Order in the Account model)
-  // always have a one-byte header: no header width to compute in size(), no check in write().
+  // Small structs whose body can never reach 64 bytes (records of a few scalars) always have a
+  // one-byte header: no header width to compute in size(), no check in write().
   // (Absurdly large bounds count as unbounded, so that header(max_body) cannot overflow.)
   static constexpr std::size_t max_body = [] {
     const std::size_t body = add_bounds(versioned ? varint_size(class_version<T>()) : 0, max_fields_size_of<T>());
@@ -54,7 +54,7 @@ struct struct_codec {
 
   /// See size_bound_of. Structs with hooks fall back to the exact size.
   static std::size_t size_bound(const T& v) {
-    if constexpr (hook_count<T> == 0 && reflectable_aggregate<T>) {
+    if constexpr (reflected<T>) {
       bound_archive ar;
       if constexpr (versioned) ar.add(varint_size(class_version<T>()));
       save_fields(ar, v);
@@ -115,8 +115,7 @@ struct struct_codec {
     }
     const std::uint64_t length = h >> 1;
     if (length > in.remaining()) {
-      in.rewind(start);
-      in.fail(errc::unexpected_end);
+      in.fail_at(errc::unexpected_end, start);
       return;
     }
     const std::byte* saved = in.narrow(static_cast<std::size_t>(length));
@@ -147,10 +146,9 @@ struct struct_codec {
     v = T{};
     in.rewind(fields);
     in.restore_budget(budget);  // the first pass's storage is gone: do not charge it twice
-    in.fresh = true;
+    fresh_guard guard(in, true);
     input_archive again(in);
     load_fields(again, v, version);
-    in.fresh = false;
   }
 
   /// The header width k of a struct whose encoding takes `size` bytes in all:
@@ -174,10 +172,6 @@ struct struct_codec {
 template <class T>
 concept struct_envelope = std::is_base_of_v<struct_codec<T>, codec<T>>;
 
-template <class T>
-struct unsupported_codec {
-  static_assert(always_false<T>, "bifrons: this type cannot be serialized");
-};
 
 }  // namespace detail
 
@@ -185,6 +179,48 @@ struct unsupported_codec {
 /// Other types without a codec are refused with a message naming the reason.
 template <class T>
 struct codec : detail::struct_codec<T> {
+  // A standard type whose header is missing: name the header (one assertion per family, since a
+  // static_assert message must be a literal).
+  static constexpr bool missing = detail::needs_types_header<T>;
+  static_assert(!(missing && detail::std_string_like<T>),
+                "bifrons: std::basic_string needs #include <bifrons/types/string.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && (detail::std_string_view_like<T> || detail::std_span_like<T>)),
+                "bifrons: string_view and span need #include <bifrons/types/views.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && detail::std_vector_like<T>),
+                "bifrons: std::vector needs #include <bifrons/types/vector.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && detail::std_deque_like<T> && !detail::std_vector_like<T>),
+                "bifrons: std::deque needs #include <bifrons/types/deque.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && detail::std_list_like<T>),
+                "bifrons: std::list needs #include <bifrons/types/list.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && detail::std_forward_list_like<T>),
+                "bifrons: std::forward_list needs #include <bifrons/types/forward_list.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && (detail::std_map_like<T> || detail::std_set_like<T>) && !detail::std_set_like<T>),
+                "bifrons: std::map and std::multimap need #include <bifrons/types/map.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && detail::std_set_like<T>),
+                "bifrons: std::set and std::multiset need #include <bifrons/types/set.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && detail::std_unordered_map_like<T>),
+                "bifrons: std::unordered_map needs #include <bifrons/types/unordered_map.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && detail::std_unordered_set_like<T>),
+                "bifrons: std::unordered_set needs #include <bifrons/types/unordered_set.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && detail::std_adapter_like<T>),
+                "bifrons: std::queue, std::stack and std::priority_queue need #include <bifrons/types/adapters.hpp> "
+                "(or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && detail::std_optional_like<T>),
+                "bifrons: std::optional needs #include <bifrons/types/optional.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && detail::std_variant_like<T>),
+                "bifrons: std::variant needs #include <bifrons/types/variant.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && detail::std_smart_pointer_like<T>),
+                "bifrons: std::unique_ptr needs #include <bifrons/types/memory.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && detail::std_tuple_like<T> && detail::reflectable_aggregate<T>),
+                "bifrons: std::array needs #include <bifrons/types/array.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && detail::std_tuple_like<T> && !detail::reflectable_aggregate<T>),
+                "bifrons: std::pair and std::tuple need #include <bifrons/types/utility.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && detail::std_bitset_like<T>),
+                "bifrons: std::bitset needs #include <bifrons/types/bitset.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && detail::std_complex_like<T>),
+                "bifrons: std::complex needs #include <bifrons/types/complex.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && detail::std_chrono_like<T>),
+                "bifrons: std::chrono types need #include <bifrons/types/chrono.hpp> (or <bifrons/bifrons.hpp>)");
   static_assert(!std::is_pointer_v<T>,
                 "bifrons: raw pointers are not serialized; use std::unique_ptr, or a value");
   static_assert(!std::is_same_v<std::remove_cv_t<T>, long double>,
@@ -193,70 +229,6 @@ struct codec : detail::struct_codec<T> {
   static_assert(!std::is_reference_v<T> && !std::is_function_v<T> && !std::is_union_v<T> &&
                     (std::is_class_v<T>),
                 "bifrons: this type cannot be serialized: it is not a class, and no codec covers it");
-};
-
-// ---- field wrappers used in hooks -----------------------------------------------------------
-
-/// A field retired from the middle of a struct. It keeps the field's place so that old and new
-/// readers stay in step; it writes the encoding of a default T (one byte for integers, strings,
-/// containers, optionals and structs) and reads and discards whatever an older writer stored.
-template <class T>
-class deprecated {
- public:
-  constexpr deprecated() noexcept = default;
-  friend constexpr bool operator==(const deprecated&, const deprecated&) noexcept = default;
-};
-
-template <class T>
-struct codec<deprecated<T>> {
-  // A retired struct is written as an empty envelope (the byte 0x00), not as the encoding of
-  // T{} (which holds every field): a reader of T sees every field missing, so it gets T's
-  // defaults all the same, for one byte.
-  static constexpr bool empty_envelope = std::is_base_of_v<detail::struct_codec<T>, codec<T>>;
-  static constexpr std::size_t min_size = detail::min_size_of<T>;
-  static std::size_t size(const deprecated<T>&) {
-    if constexpr (empty_envelope)
-      return 1;
-    else
-      return codec<T>::size(T{});
-  }
-  static std::byte* write(std::byte* out, const deprecated<T>&) {
-    if constexpr (empty_envelope) {
-      *out = std::byte{0};
-      return out + 1;
-    } else {
-      return codec<T>::write(out, T{});
-    }
-  }
-  static void read(detail::source& in, deprecated<T>&) {
-    T discarded{};
-    codec<T>::read(in, discarded);
-  }
-};
-
-/// A base-class subobject, serialized as its own struct envelope:
-/// `ar(bifrons::base<Base>(*this), x, y)`. The base can then grow fields independently.
-template <class Base>
-struct base_ref {
-  Base& object;
-};
-
-template <class Base, class Derived>
-  requires std::derived_from<std::remove_cv_t<Derived>, Base>
-constexpr auto base(Derived& derived) noexcept {
-  if constexpr (std::is_const_v<Derived>)
-    return base_ref<const Base>{static_cast<const Base&>(derived)};
-  else
-    return base_ref<Base>{static_cast<Base&>(derived)};
-}
-
-template <class Base>
-struct codec<base_ref<Base>> {
-  using base_codec = detail::struct_codec<std::remove_const_t<Base>>;
-  static constexpr std::size_t min_size = 1;
-  static std::size_t size(const base_ref<Base>& b) { return base_codec::size(b.object); }
-  static std::byte* write(std::byte* out, const base_ref<Base>& b) { return base_codec::write(out, b.object); }
-  static void read(detail::source& in, base_ref<Base>& b) { base_codec::read(in, b.object); }
 };
 
 }  // namespace bifrons

@@ -1,0 +1,202 @@
+#pragma once
+// Field helpers for hooks: `ar(bifrons::base<Base>(*this), bifrons::fixed(hash_), x)`.
+//   - deprecated<T>: a retired field that keeps its place;
+//   - base<Base>(*this): a base-class subobject as its own struct envelope;
+//   - fixed(x): an integer or enum as fixed-width little-endian instead of a varint;
+//   - varint(x): an array of integers or enums as varints instead of a raw block.
+// See docs/format.md, sections 21 and 22, and docs/evolution.md.
+
+#include <concepts>
+#include <cstddef>
+#include <iterator>
+#include <ranges>
+#include <type_traits>
+
+#include "detail/containers.hpp"
+#include "detail/scalars.hpp"
+#include "detail/struct_codec.hpp"
+
+namespace bifrons {
+
+/// A field retired from the middle of a struct. It keeps the field's place so that old and new
+/// readers stay in step; it writes the encoding of a default T (one byte for integers, strings,
+/// containers, optionals and structs) and reads and discards whatever an older writer stored.
+template <class T>
+class deprecated {
+ public:
+  constexpr deprecated() noexcept = default;
+  friend constexpr bool operator==(const deprecated&, const deprecated&) noexcept = default;
+};
+
+template <class T>
+struct codec<deprecated<T>> {
+  // A retired struct is written as an empty envelope (the byte 0x00), not as the encoding of
+  // T{} (which holds every field): a reader of T sees every field missing, so it gets T's
+  // defaults all the same, for one byte.
+  static constexpr bool empty_envelope = std::is_base_of_v<detail::struct_codec<T>, codec<T>>;
+  static constexpr std::size_t min_size = detail::min_size_of<T>;
+  static std::size_t size(const deprecated<T>&) {
+    if constexpr (empty_envelope)
+      return 1;
+    else
+      return codec<T>::size(T{});
+  }
+  static std::byte* write(std::byte* out, const deprecated<T>&) {
+    if constexpr (empty_envelope) {
+      *out = std::byte{0};
+      return out + 1;
+    } else {
+      return codec<T>::write(out, T{});
+    }
+  }
+  static void read(detail::source& in, deprecated<T>&) {
+    T discarded{};
+    codec<T>::read(in, discarded);
+  }
+};
+
+/// A base-class subobject, serialized as its own struct envelope:
+/// `ar(bifrons::base<Base>(*this), x, y)`. The base can then grow fields independently.
+template <class Base>
+struct base_ref {
+  Base& object;
+};
+
+template <class Base, class Derived>
+  requires std::derived_from<std::remove_cv_t<Derived>, Base>
+constexpr auto base(Derived& derived) noexcept {
+  if constexpr (std::is_const_v<Derived>)
+    return base_ref<const Base>{static_cast<const Base&>(derived)};
+  else
+    return base_ref<Base>{static_cast<Base&>(derived)};
+}
+
+template <class Base>
+struct codec<base_ref<Base>> {
+  using base_codec = detail::struct_codec<std::remove_const_t<Base>>;
+  static constexpr std::size_t min_size = 1;
+  static std::size_t size(const base_ref<Base>& b) { return base_codec::size(b.object); }
+  static std::byte* write(std::byte* out, const base_ref<Base>& b) { return base_codec::write(out, b.object); }
+  static void read(detail::source& in, base_ref<Base>& b) { base_codec::read(in, b.object); }
+};
+
+// ---- per-field encoding overrides --------------------------------------------------------------
+
+/// `ar(bifrons::fixed(x))`: an integer or enum as fixed-width little-endian instead of a varint.
+/// Worth it for values that are usually large (hashes, random ids).
+template <class T>
+struct fixed_ref {
+  T& value;
+};
+
+template <class T>
+  requires std::is_integral_v<std::remove_cv_t<T>> || std::is_enum_v<std::remove_cv_t<T>>
+constexpr fixed_ref<T> fixed(T& value) noexcept {
+  return {value};
+}
+
+template <class T>
+struct codec<fixed_ref<T>> {
+  using value_type = std::remove_cv_t<T>;
+  // An enum's own codec refuses the enums that cannot be read safely.
+  static_assert(!std::is_enum_v<value_type> || codec<value_type>::min_size != 0);
+  using integer = typename std::conditional_t<std::is_enum_v<value_type>, std::underlying_type<value_type>,
+                                              std::type_identity<value_type>>::type;
+  static constexpr std::size_t min_size = detail::wire_width<integer>;
+  static constexpr std::size_t fixed_width = min_size;
+  static constexpr std::size_t max_size = min_size;
+  BIFRONS_INLINE static constexpr std::size_t size(const fixed_ref<T>&) noexcept { return min_size; }
+  BIFRONS_INLINE static std::byte* write(std::byte* out, const fixed_ref<T>& f) noexcept {
+    return detail::store_element(out, static_cast<integer>(f.value));
+  }
+  BIFRONS_INLINE static void read(detail::source& in, fixed_ref<T>& f) noexcept {
+    if (const std::byte* p = in.take(min_size)) read_fixed(in, p, f);
+  }
+  BIFRONS_INLINE static void read_fixed(detail::source& in, const std::byte* p, fixed_ref<T>& f) noexcept {
+    integer v{};
+    if (!detail::load_element(p, v)) [[unlikely]] {
+      in.fail_at(errc::value_out_of_range, p);
+      return;
+    }
+    f.value = static_cast<value_type>(v);
+  }
+};
+
+/// `ar(bifrons::varint(v))`: an array of integers as varints instead of a raw block, for arrays
+/// of mostly small values. (On a scalar integer it changes nothing: that is the default.)
+template <class T>
+struct varint_ref {
+  T& value;
+};
+
+template <class T>
+  requires detail::varint_integer<std::remove_cv_t<T>> || std::is_enum_v<std::remove_cv_t<T>> ||
+           (requires(T& t) {
+             std::begin(t);
+             std::end(t);
+           } && (detail::varint_integer<std::remove_cvref_t<decltype(*std::begin(std::declval<T&>()))>> ||
+                 std::is_enum_v<std::remove_cvref_t<decltype(*std::begin(std::declval<T&>()))>>))
+constexpr varint_ref<T> varint(T& value) noexcept {
+  return {value};
+}
+
+template <class T>
+  requires detail::varint_integer<std::remove_cv_t<T>> || std::is_enum_v<std::remove_cv_t<T>>
+struct codec<varint_ref<T>> {
+  using inner = codec<std::remove_cv_t<T>>;
+  static constexpr std::size_t min_size = inner::min_size;
+  BIFRONS_INLINE static std::size_t size(const varint_ref<T>& v) noexcept { return inner::size(v.value); }
+  BIFRONS_INLINE static std::byte* write(std::byte* out, const varint_ref<T>& v) noexcept { return inner::write(out, v.value); }
+  BIFRONS_INLINE static void read(detail::source& in, varint_ref<T>& v) noexcept { inner::read(in, v.value); }
+};
+
+namespace detail {
+
+/// `ar(bifrons::varint(v))` on an array of integers or enums: the elements as varints (zigzag for
+/// signed) instead of one raw block. Sequences keep their count; fixed arrays have none.
+template <class C>
+concept varint_range = std::ranges::range<C> &&
+                       (varint_integer<std::ranges::range_value_t<C>> || std::is_enum_v<std::ranges::range_value_t<C>>);
+
+template <class C>
+struct varint_range_codec {
+  using T = std::remove_cv_t<std::ranges::range_value_t<C>>;
+  static constexpr bool counted = requires(C& c, std::size_t n) { c.resize(n); };
+  // A fixed array's element count is sizeof(C) / sizeof(T) for std::array and C arrays alike.
+  static constexpr std::size_t min_size = counted ? 1 : sizeof(C) / sizeof(T) * codec<T>::min_size;
+
+  static std::size_t size(const C& c) {
+    std::size_t total = counted ? varint_size(range_size(c)) : 0;
+    for (const T e : c) total += codec<T>::size(e);
+    return total;
+  }
+  static std::byte* write(std::byte* out, const C& c) {
+    if constexpr (counted) out = write_varint(out, range_size(c));
+    for (const T e : c) out = codec<T>::write(out, e);
+    return out;
+  }
+  static void read(source& in, C& c) {
+    if constexpr (counted) {
+      const std::size_t n = in.read_count(codec<T>::min_size, allocation_per_element<C>(), c.max_size());
+      if (in.failed()) return;
+      c.resize(n);
+    }
+    for (auto& e : c) {
+      codec<T>::read(in, e);
+      if (in.failed()) [[unlikely]] return;
+    }
+  }
+};
+
+}  // namespace detail
+
+template <detail::varint_range C>
+struct codec<varint_ref<C>> {
+  using inner = detail::varint_range_codec<std::remove_cv_t<C>>;
+  static constexpr std::size_t min_size = inner::min_size;
+  static std::size_t size(const varint_ref<C>& v) { return inner::size(v.value); }
+  static std::byte* write(std::byte* out, const varint_ref<C>& v) { return inner::write(out, v.value); }
+  static void read(detail::source& in, varint_ref<C>& v) { inner::read(in, v.value); }
+};
+
+}  // namespace bifrons
