@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // bifrons: a portable, evolvable binary serialization library. This header brings everything:
 // the core API (core.hpp), streaming (io.hpp) and every standard type (types/*.hpp).
@@ -24,3 +25,4 @@
 #include "types/variant.hpp"
 #include "types/vector.hpp"
 #include "types/views.hpp"
+#include "version.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The core API: to_bytes, from_bytes, try_from_bytes, serialized_size, plus user classes,
 // scalars and the field helpers (fields.hpp). Standard containers live in bifrons/types/*.hpp (bifrons.hpp includes them all);

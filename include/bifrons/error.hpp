@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Error codes, the exception type and the non-throwing result type.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Field helpers for hooks: `ar(bifrons::base<Base>(*this), bifrons::fixed(hash_), x)`.
 //   - deprecated<T>: a retired field that keeps its place;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Streaming several values: bifrons::writer and bifrons::reader, used as w(a, b, c) and
 // r(a, b, c), over a byte container or an iostream. The values are simply concatenated; each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The archive core: the codec customization point and the three archives that user hooks see.
 //

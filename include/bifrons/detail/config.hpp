@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Compile-time facts about the host that every other header relies on.
 
@@ -11,12 +12,20 @@
 #define BIFRONS_HAS_EXCEPTIONS 0
 #endif
 
+// GCC and clang extensions (attributes, __builtin_bswap). Other compilers get portable code; a
+// user can also switch them off with -DBIFRONS_NO_COMPILER_EXTENSIONS.
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(BIFRONS_NO_COMPILER_EXTENSIONS)
+#define BIFRONS_HAS_BUILTINS 1
+#else
+#define BIFRONS_HAS_BUILTINS 0
+#endif
+
 // Hot paths are many tiny functions (one per field); GCC's inliner gives up on them once the
 // caller grows, and each call then costs more than the work. Forcing them inline is what keeps
 // the per-field cost at a few instructions.
 // Unoptimized builds skip it: forced inlining there only makes debug builds (and the test suite)
 // slower to compile, for no speed anyone measures.
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__OPTIMIZE__)
+#if BIFRONS_HAS_BUILTINS && defined(__OPTIMIZE__)
 #define BIFRONS_INLINE [[gnu::always_inline]] inline
 #define BIFRONS_INLINE_LAMBDA __attribute__((always_inline))
 #define BIFRONS_FLATTEN [[gnu::flatten]]
@@ -24,6 +33,11 @@
 #define BIFRONS_INLINE inline
 #define BIFRONS_INLINE_LAMBDA
 #define BIFRONS_FLATTEN
+#endif
+#if BIFRONS_HAS_BUILTINS
+#define BIFRONS_COLD [[gnu::noinline, gnu::cold]]
+#else
+#define BIFRONS_COLD
 #endif
 
 namespace bifrons::detail {

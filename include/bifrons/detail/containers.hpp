@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Generic codecs for the standard containers; bifrons/types/<container>.hpp bind them to types.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Encoding primitives: LEB128 varints, zigzag, little-endian fixed-width values.
 // Everything here works on raw pointers; bounds are the caller's business.
@@ -11,10 +12,23 @@
 
 namespace bifrons::detail {
 
+// Byte swaps for big-endian hosts: the builtins where GCC and clang have them, else the shifts
+// (which other optimizing compilers also turn into one instruction).
 constexpr std::uint8_t byteswap(std::uint8_t v) noexcept { return v; }
+#if BIFRONS_HAS_BUILTINS
 constexpr std::uint16_t byteswap(std::uint16_t v) noexcept { return __builtin_bswap16(v); }
 constexpr std::uint32_t byteswap(std::uint32_t v) noexcept { return __builtin_bswap32(v); }
 constexpr std::uint64_t byteswap(std::uint64_t v) noexcept { return __builtin_bswap64(v); }
+#else
+constexpr std::uint16_t byteswap(std::uint16_t v) noexcept { return static_cast<std::uint16_t>((v << 8) | (v >> 8)); }
+constexpr std::uint32_t byteswap(std::uint32_t v) noexcept {
+  return ((v & 0x000000ffu) << 24) | ((v & 0x0000ff00u) << 8) | ((v & 0x00ff0000u) >> 8) | (v >> 24);
+}
+constexpr std::uint64_t byteswap(std::uint64_t v) noexcept {
+  return (static_cast<std::uint64_t>(byteswap(static_cast<std::uint32_t>(v))) << 32) |
+         byteswap(static_cast<std::uint32_t>(v >> 32));
+}
+#endif
 
 template <std::size_t N>
 struct uint_of_size;

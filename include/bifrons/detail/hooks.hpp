@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Finding how a user class is serialized: one of the hooks users know from cereal, or, for an
 // aggregate with no hook, its members found by reflection (reflection.hpp).

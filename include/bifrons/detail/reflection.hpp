@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Member reflection for aggregates without a hook: how many members an aggregate has (by
 // aggregate initialization), their types, and visiting them (visit_members.hpp, generated).

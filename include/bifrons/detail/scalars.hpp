@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Scalars: integers are LEB128 varints (zigzag for signed), floating point is IEEE-754
 // little-endian, bool/char/char8_t/std::byte are one byte, enums are their underlying value.

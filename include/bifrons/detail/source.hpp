@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The reading side of the archive core: a bounded cursor over the input with the limits of
 // read_options, a depth counter and a sticky error.

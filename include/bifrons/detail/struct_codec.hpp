@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Schema evolution: every user class is a length envelope, so that
 //   - an old reader skips the fields a newer writer appended (it jumps to the envelope's end),
@@ -141,7 +142,7 @@ struct struct_codec {
 
  private:
   // Out of line so that the common path has one copy of load_fields, which can then be inlined.
-  [[gnu::noinline, gnu::cold]] static void reread_from_defaults(source& in, T& v, const std::byte* fields,
+  BIFRONS_COLD static void reread_from_defaults(source& in, T& v, const std::byte* fields,
                                                                 std::size_t budget, std::uint32_t version) {
     v = T{};
     in.rewind(fields);

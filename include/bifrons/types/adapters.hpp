@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Container adapters are written as their underlying container. priority_queue writes the heap
 // in its internal order and re-heapifies on reading, so hostile input cannot break its invariant.

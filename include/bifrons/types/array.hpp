@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // std::array and C arrays: the elements with no count (the count is part of the type).
 

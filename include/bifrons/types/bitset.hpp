@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // std::bitset<N>: ceil(N / 8) bytes, bit i in byte i / 8 at bit i % 8; unused high bits zero.
 

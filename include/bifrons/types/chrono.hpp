@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // std::chrono::duration: its count() in the encoding of Rep. time_point: its duration since the
 // clock's epoch. The period and the clock are part of the type and are not written.

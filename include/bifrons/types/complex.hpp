@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // std::complex<T>: the real part, then the imaginary part.
 

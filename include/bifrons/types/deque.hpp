@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // std::deque: the sequence encoding of detail/containers.hpp (the same bytes as std::vector).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // std::forward_list: the sequence encoding of detail/containers.hpp (the same bytes as std::vector).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // std::map and std::multimap: varint(count), then key and value of each element in order.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // std::unique_ptr<T> to a non-polymorphic T: the pointer encoding of docs/format.md restricted
 // to its first two tags: varint 0 (null) or varint 1 followed by the value.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // std::optional: one byte, 0 (empty) or 1, then the value if there is one.
 

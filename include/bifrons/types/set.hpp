@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // std::set and std::multiset: varint(count), then the elements in order.
 

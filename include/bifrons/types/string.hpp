@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // std::basic_string: varint(length in code units), then one little-endian block of code units.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // std::unordered_map and std::unordered_multimap: varint(count), then key and value of each
 // element in iteration order (see docs/format.md on canonical bytes).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // std::unordered_set and std::unordered_multiset: varint(count), then the elements in iteration
 // order. That order depends on the standard library's hash: see docs/format.md on canonical bytes.

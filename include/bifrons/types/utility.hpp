@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // std::pair and std::tuple: the elements one after another, with no count and no envelope
 // (a tuple's shape is part of its type; to evolve a record, make it a struct).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // std::variant: varint(index), then the alternative. std::monostate takes no bytes.
 // A valueless variant is written with index = number of alternatives, which readers refuse.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // std::vector: see detail/containers.hpp. vector<bool> is varint(count), then the bits packed
 // eight to a byte, least significant bit first, unused high bits zero.

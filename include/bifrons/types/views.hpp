@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Zero-copy views: std::basic_string_view and std::span<const T> of arithmetic T.
 // They write exactly like std::basic_string and std::vector (so a field may change between a
