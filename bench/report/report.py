@@ -694,10 +694,21 @@ def plot_sweep(res, workload, family, cases, styles, path):
     # A library in the legend but missing from one panel (e.g. simdjson, whose
     # serialize is not timed) says so in that panel.
     for ax, (op, _), libs in zip(axes, panels, drawn):
+        notes = []
         absent = [lib for lib in res.libraries if lib in handles and lib not in libs]
         if absent:
             what = "no serialize time" if op == "serialize" else "no deserialize time" if op else "no size"
-            ax.text(0.02, 0.98, f"{what}: {', '.join(absent)}", transform=ax.transAxes, va="top", fontsize=9,
+            notes.append(f"{what}: {', '.join(absent)}")
+        if op is None and REFERENCE in libs:
+            # Sizes within 2% of bifrons' at every point draw under its line.
+            ref = [res.size(case, REFERENCE) for _, case in cases]
+            same = [lib for lib in res.libraries if lib in libs and lib != REFERENCE and all(
+                abs((res.size(case, lib) or 0) - r) <= 0.02 * r
+                for (_, case), r in zip(cases, ref) if r and res.ran(case, lib))]
+            if same:
+                notes.append(f"within 2% of {REFERENCE}, under its line:\n{', '.join(same)}")
+        if notes:
+            ax.text(0.02, 0.98, "\n".join(notes), transform=ax.transAxes, va="top", fontsize=9,
                     color="0.3", bbox=dict(facecolor="white", edgecolor="0.8", alpha=0.85))
     title = f"{workload} / {family}: time and size vs size of the value (log–log; lower is better)"
     if REFERENCE in res.libraries and REFERENCE not in handles:
