@@ -1,5 +1,6 @@
 # 32-bit little-endian Linux (i686) with the host's g++ -m32 (Debian's
-# g++-multilib): the fallback when g++-i686-linux-gnu is not available.
+# g++-multilib): the fallback of i686-linux-gnu.cmake when g++-i686-linux-gnu
+# is not installed.
 # The i386 libc/libstdc++ of the multilib packages live in the host's own
 # /lib and /usr/lib32, so qemu-i386 needs no -L.
 set(CMAKE_SYSTEM_NAME Linux)
@@ -11,12 +12,14 @@ if(NOT CMAKE_C_COMPILER)
   set(CMAKE_C_COMPILER gcc)
 endif()
 # A CMAKE_CXX_FLAGS/CMAKE_C_FLAGS given on the command line replaces these;
-# scripts/cross-test passes its flags as CMAKE_CXX_FLAGS_CROSS instead.
+# the cross presets pass their flags as CMAKE_CXX_FLAGS_CROSS instead.
 set(CMAKE_CXX_FLAGS_INIT -m32)
 set(CMAKE_C_FLAGS_INIT -m32)
 set(CMAKE_EXE_LINKER_FLAGS_INIT -m32)
 set(CMAKE_SHARED_LINKER_FLAGS_INIT -m32)
 set(CMAKE_LIBRARY_ARCHITECTURE i386-linux-gnu)
+set(BIFRONS_CROSS_ELF_CLASS 1)
+set(BIFRONS_CROSS_ELF_DATA 1)
 find_program(_bifrons_cross_qemu NAMES qemu-i386 NO_CACHE)
 if(NOT _bifrons_cross_qemu)
   message(FATAL_ERROR "no qemu-i386 found (Debian: apt-get install qemu-user)")

@@ -5,6 +5,9 @@
 #   BIFRONS_CROSS_TRIPLE     GNU triple, e.g. s390x-linux-gnu
 #   BIFRONS_CROSS_PROCESSOR  CMAKE_SYSTEM_PROCESSOR value, e.g. s390x
 #   BIFRONS_CROSS_QEMU       qemu-user program, e.g. qemu-s390x
+#   BIFRONS_CROSS_ELF_CLASS  ELF class of the executables (1: 32-bit, 2: 64-bit)
+#   BIFRONS_CROSS_ELF_DATA   ELF data (1: little-endian, 2: big-endian); both
+#                            checked by the cross.elf_header test
 #
 # Debian installs the target's libc/libstdc++ under /usr/<triple>; qemu's -L
 # makes the emulated dynamic loader find them there. ctest runs every test
@@ -12,7 +15,8 @@
 #
 # No GoogleTest library exists for the target: configure with
 # -DBIFRONS_GTEST_SOURCE_DIR=/usr/src/googletest (Debian package `googletest`)
-# to build it from source in the same tree. scripts/cross-test does all this.
+# to build it from source in the same tree. The cross-* presets of
+# CMakePresets.json do all this (scripts/test installs the packages).
 
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR "${BIFRONS_CROSS_PROCESSOR}")

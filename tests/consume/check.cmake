@@ -1,0 +1,105 @@
+# Consumption checker, run by ctest (the consume preset registers one test per
+# MODE, see tests/CMakeLists.txt) as:
+#   cmake -DMODE=<mode> -DSOURCE_DIR=<checkout> -DBINARY_DIR=<bifrons build tree>
+#         -DWORK_DIR=<scratch dir> -DGENERATOR=<generator> -DMAKE_PROGRAM=<path>
+#         -DCXX=<compiler> -P check.cmake
+#
+# MODE:
+#   install           cmake --install BINARY_DIR --prefix WORK_DIR/prefix. The
+#                     tree was configured with the default prefix, so this
+#                     also shows the installed package is relocatable.
+#   find_package      tests/consume with find_package(bifrons) from that prefix
+#   add_subdirectory  tests/consume with add_subdirectory(SOURCE_DIR)
+#   fetchcontent      tests/consume with FetchContent from an archive of the
+#                     working tree as git sees it (tracked and untracked files,
+#                     not ignored ones, like a release tarball: a needed file
+#                     being ignored fails here); SOURCE_DIR itself outside git
+#   pkg-config        CXX with flags from pkg-config only, against the prefix
+# Each mode starts from an empty WORK_DIR/<mode>, then builds and runs
+# tests/consume/main.cpp; any failing step fails the test.
+
+foreach(_var MODE SOURCE_DIR BINARY_DIR WORK_DIR GENERATOR CXX)
+  if(NOT DEFINED ${_var} OR "${${_var}}" STREQUAL "")
+    message(FATAL_ERROR "check.cmake: -D${_var}=... is required")
+  endif()
+endforeach()
+
+set(_prefix "${WORK_DIR}/prefix")
+set(_dir "${WORK_DIR}/${MODE}")
+file(REMOVE_RECURSE "${_dir}")
+file(MAKE_DIRECTORY "${_dir}")
+
+# run(<command>...): echo and run it; a failure fails the test.
+function(run)
+  list(JOIN ARGN " " _line)
+  message(STATUS "run: ${_line}")
+  execute_process(COMMAND ${ARGN} COMMAND_ERROR_IS_FATAL ANY)
+endfunction()
+
+# consumer(<cmake args>...): configure, build and run tests/consume.
+function(consumer)
+  set(_make)
+  if(MAKE_PROGRAM)
+    set(_make "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
+  endif()
+  run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}/tests/consume" -B "${_dir}/build"
+      -G "${GENERATOR}" ${_make} "-DCMAKE_CXX_COMPILER=${CXX}" ${ARGN})
+  run("${CMAKE_COMMAND}" --build "${_dir}/build")
+  run("${_dir}/build/consume")
+endfunction()
+
+if(MODE STREQUAL "install")
+  file(REMOVE_RECURSE "${_prefix}")
+  run("${CMAKE_COMMAND}" --install "${BINARY_DIR}" --prefix "${_prefix}")
+elseif(MODE STREQUAL "find_package")
+  consumer(-DCONSUME_MODE=find_package "-DCMAKE_PREFIX_PATH=${_prefix}")
+elseif(MODE STREQUAL "add_subdirectory")
+  consumer(-DCONSUME_MODE=add_subdirectory "-DBIFRONS_SOURCE_DIR=${SOURCE_DIR}")
+elseif(MODE STREQUAL "fetchcontent")
+  find_package(Git QUIET)
+  set(_files)
+  if(GIT_EXECUTABLE)
+    execute_process(
+      COMMAND "${GIT_EXECUTABLE}" ls-files --cached --others --exclude-standard
+      WORKING_DIRECTORY "${SOURCE_DIR}"
+      RESULT_VARIABLE _git_result OUTPUT_VARIABLE _files ERROR_QUIET)
+    if(NOT _git_result EQUAL 0)
+      set(_files)
+    endif()
+  endif()
+  if(_files STREQUAL "")
+    message(STATUS "not a git work tree: FetchContent from ${SOURCE_DIR} itself")
+    consumer(-DCONSUME_MODE=fetchcontent "-DBIFRONS_SOURCE_DIR=${SOURCE_DIR}")
+  else()
+    # --cached also lists tracked files deleted from the working tree.
+    string(REGEX REPLACE "\n$" "" _files "${_files}")
+    string(REPLACE "\n" ";" _files "${_files}")
+    set(_list "")
+    foreach(_f IN LISTS _files)
+      if(EXISTS "${SOURCE_DIR}/${_f}")
+        string(APPEND _list "${_f}\n")
+      endif()
+    endforeach()
+    file(WRITE "${_dir}/files.txt" "${_list}")
+    execute_process(
+      COMMAND "${CMAKE_COMMAND}" -E tar czf "${_dir}/bifrons-src.tar.gz"
+              "--files-from=${_dir}/files.txt"
+      WORKING_DIRECTORY "${SOURCE_DIR}" COMMAND_ERROR_IS_FATAL ANY)
+    consumer(-DCONSUME_MODE=fetchcontent "-DBIFRONS_FETCH_URL=${_dir}/bifrons-src.tar.gz")
+  endif()
+elseif(MODE STREQUAL "pkg-config")
+  # The way a Makefile-based user builds: flags from pkg-config only.
+  find_program(_pkg_config pkg-config REQUIRED)
+  set(ENV{PKG_CONFIG_PATH} "${_prefix}/share/pkgconfig")
+  foreach(_what modversion cflags libs)
+    execute_process(COMMAND "${_pkg_config}" --${_what} bifrons
+      OUTPUT_VARIABLE _${_what} OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+    message(STATUS "pkg-config --${_what} bifrons: ${_${_what}}")
+    separate_arguments(_${_what} UNIX_COMMAND "${_${_what}}")
+  endforeach()
+  run("${CXX}" ${_cflags} -Wall -Wextra -Wpedantic -Werror
+      "${SOURCE_DIR}/tests/consume/main.cpp" -o "${_dir}/consume" ${_libs})
+  run("${_dir}/consume")
+else()
+  message(FATAL_ERROR "check.cmake: unknown MODE '${MODE}'")
+endif()
