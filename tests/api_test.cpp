@@ -188,6 +188,30 @@ TEST(ToBytesSpan, TryToBytesTurnsAHookExceptionIntoUserError) {
   EXPECT_THROW((void)bifrons::to_bytes(ThrowsOnSave{}, std::span<std::byte>(buffer)), std::runtime_error);
 }
 
+/// Its size pass succeeds and its write pass throws: the container has been resized by then.
+struct ThrowsWhileWriting {
+  std::string payload = std::string(100, 'x');
+  inline static int saves = 0;
+  template <class Archive>
+  void save(Archive& ar) const {
+    if (++saves % 2 == 0) throw std::runtime_error("cannot write");
+    ar(payload);
+  }
+  template <class Archive>
+  void load(Archive& ar) {
+    ar(payload);
+  }
+};
+
+TEST(ToBytesContainer, AThrowingHookLeavesTheContainerAsItWas) {
+  // Before, the container kept the room resized for the value.
+  std::vector<std::byte> out{std::byte{1}, std::byte{2}, std::byte{3}};
+  ThrowsWhileWriting::saves = 0;
+  EXPECT_THROW(bifrons::to_bytes(ThrowsWhileWriting{}, out), std::runtime_error);
+  EXPECT_EQ(ThrowsWhileWriting::saves, 2);  // the size pass, then the write that threw
+  EXPECT_EQ(out, (std::vector<std::byte>{std::byte{1}, std::byte{2}, std::byte{3}}));
+}
+
 TEST(ToBytesSpan, ExactFitTooSmallAndGuardRegion) {
   check_span_output(std::uint8_t{1});
   check_span_output(std::numeric_limits<std::uint64_t>::max());

@@ -747,7 +747,10 @@ TYPED_TEST_SUITE(AllocationHonesty, Families);
 TYPED_TEST(AllocationHonesty, NoCountMakesAReadAllocateMoreThanTwiceTheBudget) {
   using C = typename TypeParam::type;
   std::size_t largest_loaded = 0;
-  for (const std::size_t divisor : {4096u, 1024u, 256u, 64u, 16u, 4u, 1u}) {
+  // Under emulation, fewer counts of the same kind (the largest input alone is 3 MB).
+  const std::vector<std::size_t> divisors = bifrons_test::emulated ? std::vector<std::size_t>{1024, 64, 16, 4}
+                                                                   : std::vector<std::size_t>{4096, 1024, 256, 64, 16, 4, 1};
+  for (const std::size_t divisor : divisors) {
     const std::size_t n = mib / divisor;
     spec in;
     in.u(n);

@@ -141,7 +141,7 @@ template <class T>
 
 /// Appends the encoding of value to out (a vector of bytes or chars, or a std::string).
 /// One resize per call: reusing out does not reallocate once its capacity suffices.
-/// Exception safety: strong for out's existing contents if resize throws.
+/// Exception safety: strong for out's existing contents, if resize or a user save hook throws.
 template <class T, detail::byte_container Container>
 void to_bytes(const T& value, Container& out) {
   const std::size_t old = out.size();
@@ -150,7 +150,17 @@ void to_bytes(const T& value, Container& out) {
   const std::size_t room = bound <= detail::one_pass_bound ? bound : serialized_size(value);
   out.resize(old + room);
   std::byte* begin = reinterpret_cast<std::byte*>(out.data()) + old;
+#if BIFRONS_HAS_EXCEPTIONS
+  std::size_t written;
+  try {
+    written = static_cast<std::size_t>(detail::write_bounded(begin, room, value) - begin);
+  } catch (...) {
+    detail::truncate(out, old);
+    throw;
+  }
+#else
   const auto written = static_cast<std::size_t>(detail::write_bounded(begin, room, value) - begin);
+#endif
   if (written != room) detail::truncate(out, old + written);
 }
 

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <iterator>
 #include <ranges>
+#include <tuple>
 #include <type_traits>
 
 #include "detail/containers.hpp"
@@ -163,6 +164,9 @@ template <class C>
 struct varint_range_codec {
   using T = std::remove_cv_t<std::ranges::range_value_t<C>>;
   static constexpr bool counted = requires(C& c, std::size_t n) { c.resize(n); };
+  static_assert(counted || std::is_array_v<C> || requires { std::tuple_size<C>::value; },
+                "bifrons: varint() applies to the integers or enums of a vector, deque, list, std::array or "
+                "C array; a set or map of integers is already written element by element as varints");
   // A fixed array's element count is sizeof(C) / sizeof(T) for std::array and C arrays alike.
   static constexpr std::size_t min_size = counted ? 1 : sizeof(C) / sizeof(T) * codec<T>::min_size;
 

@@ -2,6 +2,8 @@
 // reader r(out), reused container elements) gives exactly what from_bytes<T>(bytes) gives: the
 // fields the data lacks come back to their defaults instead of keeping stale values.
 
+#include <initializer_list>
+
 #include "evolution_support.hpp"
 
 namespace evo {
@@ -139,7 +141,7 @@ TYPED_TEST(ReuseSequence, EveryReusedElementIsReset) {
   const std::vector<Old> old{sample<Old>(1), sample<Old>(2), sample<Old>(3)};
   const auto bytes = bifrons::to_bytes(old);
   const TypeParam expected{project<V>(old[0]), project<V>(old[1]), project<V>(old[2])};
-  for (std::size_t existing_size : {0, 1, 2, 3, 5}) {
+  for (const std::size_t existing_size : std::initializer_list<std::size_t>{0, 1, 2, 3, 5}) {
     SCOPED_TRACE(::testing::Message() << existing_size << " existing elements");
     TypeParam existing = stale<TypeParam>(existing_size, 50);
     bifrons::from_bytes(bytes, existing);
