@@ -13,7 +13,9 @@ function(bifrons_target_options target)
   # Plain -std=c++20, not gnu++20: do not rely on GNU extensions.
   set_target_properties(${target} PROPERTIES CXX_EXTENSIONS OFF)
 
-  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
+  # Implicit narrowing and sign changes are warnings too: the library converts between wire
+  # and host widths on purpose only, with a cast that says so.
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion)
   if(BIFRONS_WERROR)
     target_compile_options(${target} PRIVATE -Werror)
   endif()

@@ -68,8 +68,10 @@ struct stats {
 };
 
 /// Requests above this fail as if the machine had run out of memory, without reaching malloc
-/// (whose sanitizer builds abort on absurd sizes instead of returning null).
-constexpr std::size_t out_of_memory_above = std::size_t{1} << 40;
+/// (whose sanitizer builds abort on absurd sizes instead of returning null): 1 TiB on 64-bit
+/// hosts, 1 GiB on 32-bit ones.
+constexpr std::size_t out_of_memory_above =
+    sizeof(std::size_t) >= 8 ? static_cast<std::size_t>(std::uint64_t{1} << 40) : std::size_t{1} << 30;
 
 constinit stats g{};
 

@@ -41,7 +41,7 @@ struct codec<std::variant<Ts...>> {
     if (index >= sizeof...(Ts)) {
       return in.fail_at(errc::invalid_value, at);
     }
-    readers[index](in, v);
+    readers[static_cast<std::size_t>(index)](in, v);  // below sizeof...(Ts): fits
   }
 
  private:
