@@ -1,4 +1,4 @@
-// Loop counts for tests that also run under qemu-user (scripts/cross-test).
+// Loop counts for tests that also run under qemu-user (the cross-* stages of scripts/test).
 //
 // Emulation runs the same code about 10-30x slower. Counts that only buy more
 // of the same checking (random inputs, the 100 000 elements of a "large"
