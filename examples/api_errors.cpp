@@ -1,6 +1,8 @@
 // docs/api.md, "Errors": bifrons::errc, describe(), bifrons::error and bifrons::result.
 #include <bifrons/bifrons.hpp>
 
+#include "example_check.hpp"
+
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -8,13 +10,7 @@
 #include <vector>
 
 int main() {
-  int failures = 0;
-  auto check = [&](bool ok, const char* what) {
-    if (!ok) {
-      std::printf("FAILED: %s\n", what);
-      ++failures;
-    }
-  };
+  example_check check;
 
   // errc values are stable numbers; describe() gives a short English text.
   check(static_cast<int>(bifrons::errc::malformed_varint) == 3, "errc values are stable");
@@ -64,6 +60,6 @@ int main() {
   const bifrons::result<int> forwarded(bifrons::errc::invalid_value, 7);
   check(!forwarded && forwarded.offset() == 7, "result(errc, offset)");
 
-  std::printf("%s; %d failure(s)\n", bifrons::describe(failed.code()), failures);
-  return failures == 0 ? 0 : 1;
+  std::printf("%s; %d failure(s)\n", bifrons::describe(failed.code()), check.failures);
+  return check.failures == 0 ? 0 : 1;
 }

@@ -1,6 +1,8 @@
 // docs/api.md, "User classes": the hooks, class versions, base<>, deprecated<>, fixed() and varint().
 #include <bifrons/bifrons.hpp>
 
+#include "example_check.hpp"
+
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -146,13 +148,7 @@ struct Histogram {
 };
 
 int main() {
-  int failures = 0;
-  auto check = [&](bool ok, const char* what) {
-    if (!ok) {
-      std::printf("FAILED: %s\n", what);
-      ++failures;
-    }
-  };
+  example_check check;
 
   const auto account = bifrons::from_bytes<Account>(bifrons::to_bytes(Account{7, "Ada"}));
   check(account.id() == 7 && account.name() == "Ada", "member serialize");
@@ -198,6 +194,6 @@ int main() {
   check(bifrons::serialized_size(Histogram{{1, 2, 3}}) == 1 + 1 + 3, "varint array");
   check(bifrons::from_bytes<Histogram>(bifrons::to_bytes(Histogram{{1, 2, 3}})).buckets[2] == 3, "varint round trip");
 
-  std::printf("%d failure(s)\n", failures);
-  return failures == 0 ? 0 : 1;
+  std::printf("%d failure(s)\n", check.failures);
+  return check.failures == 0 ? 0 : 1;
 }

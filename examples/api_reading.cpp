@@ -1,6 +1,8 @@
 // docs/api.md, "Reading": from_bytes (both forms), try_from_bytes, read_options, inputs and views.
 #include <bifrons/bifrons.hpp>
 
+#include "example_check.hpp"
+
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -18,13 +20,7 @@ struct Point {  // PointV1 with a field appended
 };
 
 int main() {
-  int failures = 0;
-  auto check = [&](bool ok, const char* what) {
-    if (!ok) {
-      std::printf("FAILED: %s\n", what);
-      ++failures;
-    }
-  };
+  example_check check;
 
   const std::vector<std::byte> bytes = bifrons::to_bytes(Point{3, -4, "a"});
 
@@ -75,6 +71,6 @@ int main() {
   const auto view = bifrons::from_bytes<std::string_view>(input);
   check(view == "hello" && view.data() == input.data() + 1, "string_view points into the input");
 
-  std::printf("%d failure(s)\n", failures);
-  return failures == 0 ? 0 : 1;
+  std::printf("%d failure(s)\n", check.failures);
+  return check.failures == 0 ? 0 : 1;
 }

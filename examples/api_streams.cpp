@@ -1,6 +1,8 @@
 // docs/api.md, "Several values": bifrons::writer and bifrons::reader over bytes and iostreams.
 #include <bifrons/bifrons.hpp>
 
+#include "example_check.hpp"
+
 #include <cstdio>
 #include <sstream>
 #include <string>
@@ -12,13 +14,7 @@ struct Header {
 };
 
 int main() {
-  int failures = 0;
-  auto check = [&](bool ok, const char* what) {
-    if (!ok) {
-      std::printf("FAILED: %s\n", what);
-      ++failures;
-    }
-  };
+  example_check check;
 
   // writer over a byte container: appends each value, like to_bytes(value, out).
   std::vector<std::byte> out;
@@ -71,6 +67,6 @@ int main() {
     check(e.code() == bifrons::errc::element_limit_exceeded, "limited reader");
   }
 
-  std::printf("%zu bytes written; %d failure(s)\n", out.size(), failures);
-  return failures == 0 ? 0 : 1;
+  std::printf("%zu bytes written; %d failure(s)\n", out.size(), check.failures);
+  return check.failures == 0 ? 0 : 1;
 }

@@ -1,6 +1,8 @@
 // docs/api.md, "Writing": every form of to_bytes, try_to_bytes and serialized_size.
 #include <bifrons/bifrons.hpp>
 
+#include "example_check.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -13,13 +15,7 @@ struct Point {
 
 int main() {
   const Point p{3, -4, "a"};
-  int failures = 0;
-  auto check = [&](bool ok, const char* what) {
-    if (!ok) {
-      std::printf("FAILED: %s\n", what);
-      ++failures;
-    }
-  };
+  example_check check;
 
   // serialized_size: the exact size, computed without allocating.
   // Point{3, -4, "a"}: header 08 (a 4-byte body, shifted left once), zigzag(3) = 06, zigzag(-4) = 07, "a" = 01 61.
@@ -64,6 +60,6 @@ int main() {
   check(!too_small && too_small.code() == bifrons::errc::buffer_too_small && too_small.offset() == size,
         "try_to_bytes too small");
 
-  std::printf("Point: %zu bytes; %d failure(s)\n", size, failures);
-  return failures == 0 ? 0 : 1;
+  std::printf("Point: %zu bytes; %d failure(s)\n", size, check.failures);
+  return check.failures == 0 ? 0 : 1;
 }
