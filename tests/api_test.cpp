@@ -136,9 +136,9 @@ void check_span_output(const T& value) {
   // Exact fit.
   EXPECT_EQ(bifrons::to_bytes(value, std::span<std::byte>(buffer.data(), n)), n);
   EXPECT_TRUE(std::equal(expected.begin(), expected.end(), buffer.begin()));
-  EXPECT_TRUE(std::all_of(buffer.begin() + static_cast<std::ptrdiff_t>(n), buffer.end(),
-                          [](std::byte b) { return b == guard; }))
-      << "written past the end";
+  EXPECT_TRUE(std::all_of(buffer.begin() + static_cast<std::ptrdiff_t>(n), buffer.end(), [](std::byte b) {
+    return b == guard;
+  })) << "written past the end";
 
   // A larger buffer: only the first n bytes are used.
   std::fill(buffer.begin(), buffer.end(), guard);
@@ -410,16 +410,23 @@ TEST(Error, MessageNamesTheErrorAndTheOffset) {
 }
 
 TEST(Error, CodesAreStableAndDescribed) {
-  const std::pair<errc, int> codes[] = {
-      {errc::ok, 0},                         {errc::unexpected_end, 1},
-      {errc::buffer_too_small, 2},           {errc::malformed_varint, 3},
-      {errc::value_out_of_range, 4},         {errc::invalid_value, 5},
-      {errc::count_exceeds_input, 6},        {errc::depth_limit_exceeded, 7},
-      {errc::allocation_limit_exceeded, 8},  {errc::element_limit_exceeded, 9},
-      {errc::trailing_bytes, 10},            {errc::duplicate_key, 11},
-      {errc::misaligned_view, 12},           {errc::out_of_memory, 13},
-      {errc::stream_error, 14},              {errc::user_error, 15},
-      {errc::bucket_limit_exceeded, 16}};
+  const std::pair<errc, int> codes[] = {{errc::ok, 0},
+                                        {errc::unexpected_end, 1},
+                                        {errc::buffer_too_small, 2},
+                                        {errc::malformed_varint, 3},
+                                        {errc::value_out_of_range, 4},
+                                        {errc::invalid_value, 5},
+                                        {errc::count_exceeds_input, 6},
+                                        {errc::depth_limit_exceeded, 7},
+                                        {errc::allocation_limit_exceeded, 8},
+                                        {errc::element_limit_exceeded, 9},
+                                        {errc::trailing_bytes, 10},
+                                        {errc::duplicate_key, 11},
+                                        {errc::misaligned_view, 12},
+                                        {errc::out_of_memory, 13},
+                                        {errc::stream_error, 14},
+                                        {errc::user_error, 15},
+                                        {errc::bucket_limit_exceeded, 16}};
   std::set<std::string> descriptions;
   for (const auto& [code, value] : codes) {
     EXPECT_EQ(static_cast<int>(code), value);

@@ -46,6 +46,9 @@
 
 #include <bifrons/bifrons.hpp>
 
+// The byte specs below are laid out by hand, one wire field per line or group: clang-format
+// would put every builder call on its own line.
+// clang-format off
 namespace golden {
 
 // =============================================================================================
@@ -980,3 +983,4 @@ bool same(const T& a, const T& b) {
 }
 
 }  // namespace golden
+// clang-format on

@@ -41,7 +41,8 @@ std::vector<std::byte> load_file(const std::string& path) {
   EXPECT_TRUE(in) << "cannot open " << path;
   std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::vector<std::byte> bytes(chars.size());
-  std::transform(chars.begin(), chars.end(), bytes.begin(), [](char c) { return std::byte(static_cast<unsigned char>(c)); });
+  std::transform(chars.begin(), chars.end(), bytes.begin(),
+                 [](char c) { return std::byte(static_cast<unsigned char>(c)); });
   return bytes;
 }
 
@@ -52,8 +53,8 @@ std::string difference(std::span<const std::byte> actual, std::span<const std::b
   while (i < n && actual[i] == expected[i]) ++i;
   if (i == n && actual.size() == expected.size()) return "";
   char buf[160];
-  std::snprintf(buf, sizeof buf, "sizes %zu vs %zu (expected); first difference at byte %zu: 0x%02x vs 0x%02x", actual.size(),
-                expected.size(), i, i < actual.size() ? static_cast<unsigned>(actual[i]) : 0u,
+  std::snprintf(buf, sizeof buf, "sizes %zu vs %zu (expected); first difference at byte %zu: 0x%02x vs 0x%02x",
+                actual.size(), expected.size(), i, i < actual.size() ? static_cast<unsigned>(actual[i]) : 0u,
                 i < expected.size() ? static_cast<unsigned>(expected[i]) : 0u);
   return buf;
 }
@@ -171,7 +172,7 @@ TYPED_TEST(Golden, SerializedSizeMatchesTheFile) {
 
 template <class... Cases>
 struct case_files {
-  static std::set<std::string> get() { return {std::string(Cases::name) + ".bin"...}; }
+  static std::set<std::string> get() { return {std::string(Cases::name) + ".bin" ...}; }
 };
 
 TEST(GoldenFiles, DirectoryHoldsExactlyTheCases) {

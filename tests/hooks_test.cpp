@@ -113,7 +113,8 @@ struct Many {
 };
 
 TEST(Aggregate, ManyMembersOfManyKinds) {
-  const Many m{-1, 2, -3, 4, -5, 6, -7, 8, true, 'c', 1.5f, -2.5, "s", {1, 2}, "o", std::string("v"),
+  const Many m{-1,          2,       -3,     4,        -5,     6,       -7,  8,
+               true,        'c',     1.5f,   -2.5,     "s",    {1, 2},  "o", std::string("v"),
                {1.0, -1.0}, 0b10101, {3, 4}, {5, "p"}, {6, 7}, {{8, 9}}};
   EXPECT_EQ(round_trip(m), m);
   EXPECT_EQ(round_trip(Many{}), Many{});

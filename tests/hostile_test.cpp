@@ -70,8 +70,8 @@ struct stats {
 /// Requests above this fail as if the machine had run out of memory, without reaching malloc
 /// (whose sanitizer builds abort on absurd sizes instead of returning null): 1 TiB on 64-bit
 /// hosts, 1 GiB on 32-bit ones.
-constexpr std::size_t out_of_memory_above =
-    sizeof(std::size_t) >= 8 ? static_cast<std::size_t>(std::uint64_t{1} << 40) : std::size_t{1} << 30;
+constexpr std::size_t out_of_memory_above = sizeof(std::size_t) >= 8 ? static_cast<std::size_t>(std::uint64_t{1} << 40)
+                                                                     : std::size_t{1} << 30;
 
 constinit stats g{};
 
@@ -196,8 +196,8 @@ struct Payload {
 // =============================================================================================
 
 /// Tight limits for hostile reads (the allocation bounds below are checked against them).
-constexpr bifrons::read_options tight{.max_depth = 64, .max_alloc_bytes = std::size_t{1} << 20,
-                                      .max_elements = std::size_t{1} << 20};
+constexpr bifrons::read_options tight{
+    .max_depth = 64, .max_alloc_bytes = std::size_t{1} << 20, .max_elements = std::size_t{1} << 20};
 
 struct status {
   errc code = errc::ok;
@@ -426,9 +426,7 @@ bytes mutate(bytes data, std::mt19937& rng) {
       case 1:
         if (!data.empty()) data[pos] = std::byte(interesting[rng() % std::size(interesting)]);
         break;
-      case 2:
-        data.insert(data.begin() + static_cast<std::ptrdiff_t>(pos), std::byte(rng() & 0xFF));
-        break;
+      case 2: data.insert(data.begin() + static_cast<std::ptrdiff_t>(pos), std::byte(rng() & 0xFF)); break;
       case 3:
         if (!data.empty()) data.erase(data.begin() + static_cast<std::ptrdiff_t>(pos));
         break;
@@ -439,9 +437,7 @@ bytes mutate(bytes data, std::mt19937& rng) {
         data.insert(data.begin() + static_cast<std::ptrdiff_t>(pos), chunk.begin(), chunk.end());
         break;
       }
-      default:
-        data.resize(pos);
-        break;
+      default: data.resize(pos); break;
     }
   }
   return data;
@@ -581,7 +577,8 @@ TYPED_TEST(BlockBudget, ExactlyTheBudgetLoadsOneMoreElementIsRefused) {
   const std::size_t n = mib / width;
 
   const bytes fits = count_then(n, n * width, std::byte{0x01});
-  const auto loaded = within_budget(fits.size(), {"at budget"}, [&] { return bifrons::try_from_bytes<T>(fits, budget); });
+  const auto loaded = within_budget(fits.size(), {"at budget"},
+                                    [&] { return bifrons::try_from_bytes<T>(fits, budget); });
   ASSERT_TRUE(loaded.has_value()) << status_of(loaded);
   EXPECT_EQ(loaded->size(), n);
   EXPECT_GE(counting::g.peak, n * width);
@@ -687,8 +684,7 @@ using ZeroSizeNodeContainers =
     ::testing::Types<std::list<std::monostate>, std::forward_list<std::monostate>, std::set<std::monostate>,
                      std::multiset<std::monostate>, std::unordered_set<std::monostate>,
                      std::unordered_multiset<std::monostate>, std::map<std::monostate, std::monostate>,
-                     std::multimap<std::monostate, std::tuple<>>,
-                     std::unordered_map<std::monostate, std::monostate>>;
+                     std::multimap<std::monostate, std::tuple<>>, std::unordered_map<std::monostate, std::monostate>>;
 TYPED_TEST_SUITE(NodesOfZeroSizeElements, ZeroSizeNodeContainers);
 
 TYPED_TEST(NodesOfZeroSizeElements, FourBytesAreRefusedBeforeAnyNodeIsAllocated) {
@@ -704,8 +700,9 @@ TEST(Amplification, AVectorOfHugeListsStopsAtTheFirstList) {
   spec in;
   in.u(4);
   for (int i = 0; i < 4; ++i) in.add(spec{.out = count_of_64_mi()});
-  const status s = counting::track(
-      [&] { return read_status<std::vector<std::list<std::monostate>>>(in.out, bifrons::read_options{}); });
+  const status s = counting::track([&] {
+    return read_status<std::vector<std::list<std::monostate>>>(in.out, bifrons::read_options{});
+  });
   EXPECT_EQ(s, (status{errc::allocation_limit_exceeded, 1}));
   EXPECT_LT(counting::g.total, 4096u);
 }
@@ -750,8 +747,9 @@ TYPED_TEST(AllocationHonesty, NoCountMakesAReadAllocateMoreThanTwiceTheBudget) {
   using C = typename TypeParam::type;
   std::size_t largest_loaded = 0;
   // Under emulation, fewer counts of the same kind (the largest input alone is 3 MB).
-  const std::vector<std::size_t> divisors = bifrons_test::emulated ? std::vector<std::size_t>{1024, 64, 16, 4}
-                                                                   : std::vector<std::size_t>{4096, 1024, 256, 64, 16, 4, 1};
+  const std::vector<std::size_t> divisors = bifrons_test::emulated
+                                                ? std::vector<std::size_t>{1024, 64, 16, 4}
+                                                : std::vector<std::size_t>{4096, 1024, 256, 64, 16, 4, 1};
   for (const std::size_t divisor : divisors) {
     const std::size_t n = mib / divisor;
     spec in;
@@ -891,7 +889,7 @@ TEST(LiftedLimits, AnAllocationTheMachineRefusesIsOutOfMemoryNotBadAlloc) {
   // tracked: the offset is 0.
   const bytes in = spec{}.u(std::uint64_t{1} << 41).out;
   const status expected = sizeof(std::size_t) >= 8 ? status{errc::out_of_memory, 0}
-                                                    : status{errc::element_limit_exceeded, 0};
+                                                   : status{errc::element_limit_exceeded, 0};
   EXPECT_EQ(read_status<std::vector<std::monostate>>(in, without_limits()), expected);
 }
 
@@ -1077,8 +1075,8 @@ INSTANTIATE_TEST_SUITE_P(
                                         spec{}.u(2).raw({0x08, 0, 0, 0, 0}).env(spec{}.f64(0)).out,
                                         errc::unexpected_end, 2),
         crafted<OneU32>("varint_runs_past_envelope", B({0x02, 0x80, 0x01}), errc::unexpected_end, 1),
-        crafted<Outer>("nested_envelope_longer_than_parent", B({0x04, 0x06, 0x02, 0x00, 0x00}),
-                       errc::unexpected_end, 1),
+        crafted<Outer>("nested_envelope_longer_than_parent", B({0x04, 0x06, 0x02, 0x00, 0x00}), errc::unexpected_end,
+                       1),
         crafted<OneString>("string_count_past_envelope", B({0x04, 0x05, 'a', 'b', 'c', 'd', 'e'}),
                            errc::count_exceeds_input, 1),
         crafted<VersionedOne>("version_runs_past_envelope", B({0x03, 0xAC, 0x02}), errc::unexpected_end, 1),
@@ -1113,7 +1111,7 @@ INSTANTIATE_TEST_SUITE_P(
                                            errc::count_exceeds_input, 0),
         crafted<std::set<std::int32_t>>("set_duplicate", B({0x02, 0x02, 0x02}), errc::duplicate_key, 2),
         crafted<std::map<std::int32_t, std::int32_t>>("map_duplicate", B({0x02, 0x02, 0x00, 0x02, 0x04}),
-                                                       errc::duplicate_key, 3),
+                                                      errc::duplicate_key, 3),
         crafted<std::vector<bool>>("vector_bool_padding", B({0x03, 0x08}), errc::invalid_value, 1),
         crafted<std::vector<bool>>("vector_bool_short", B({0x09, 0x00}), errc::count_exceeds_input, 0),
         crafted<std::bitset<10>>("bitset_padding", B({0x00, 0x04}), errc::invalid_value, 1)),
@@ -1144,11 +1142,10 @@ struct fuzz_targets {
   static void read_all(std::span<const std::byte> in, const where& at) { (check_case<Cases>(in, at), ...); }
 };
 
-using targets =
-    fuzz_targets<golden::account, golden::scalars, golden::strings, golden::versioned, golden::base_class,
-                 golden::deprecated_fields, golden::optional_variant, golden::maps_sets, golden::unique_ptrs,
-                 golden::sequences, golden::vector_bool, golden::array_bitset, golden::complex_chrono, golden::empties,
-                 node_seed, chain_seed, views_seed>;
+using targets = fuzz_targets<golden::account, golden::scalars, golden::strings, golden::versioned, golden::base_class,
+                             golden::deprecated_fields, golden::optional_variant, golden::maps_sets,
+                             golden::unique_ptrs, golden::sequences, golden::vector_bool, golden::array_bitset,
+                             golden::complex_chrono, golden::empties, node_seed, chain_seed, views_seed>;
 
 TEST(Fuzz, RandomByteStrings) {
   std::mt19937 rng(20240601u);

@@ -27,7 +27,8 @@ const Message m2{2, std::string(5000, 'x'), {}};
 
 /// What writer w(m1, 42, "s", m2) must produce.
 bytes expected_stream() {
-  return cat({bifrons::to_bytes(m1), bifrons::to_bytes(42), bifrons::to_bytes(std::string("s")), bifrons::to_bytes(m2)});
+  return cat({bifrons::to_bytes(m1), bifrons::to_bytes(42), bifrons::to_bytes(std::string("s")),
+              bifrons::to_bytes(m2)});
 }
 
 /// Reads m1, 42, "s", m2 back and checks them, the offsets and done().

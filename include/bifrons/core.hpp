@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The core API: to_bytes, from_bytes, try_from_bytes, serialized_size, plus user classes,
-// scalars and the field helpers (fields.hpp). Standard containers live in bifrons/types/*.hpp (bifrons.hpp includes them all);
-// streaming over containers and iostreams lives in bifrons/io.hpp.
+// scalars and the field helpers (fields.hpp). Standard containers live in bifrons/types/*.hpp (bifrons.hpp includes
+// them all); streaming over containers and iostreams lives in bifrons/io.hpp.
 
 #include <cstddef>
 #include <new>
@@ -23,9 +23,9 @@ namespace bifrons {
 namespace detail {
 
 template <class C>
-concept byte_like = sizeof(C) == 1 && (std::is_same_v<C, std::byte> || std::is_same_v<C, char> ||
-                                       std::is_same_v<C, unsigned char> || std::is_same_v<C, signed char> ||
-                                       std::is_same_v<C, char8_t>);
+concept byte_like = sizeof(C) == 1 &&
+                    (std::is_same_v<C, std::byte> || std::is_same_v<C, char> || std::is_same_v<C, unsigned char> ||
+                     std::is_same_v<C, signed char> || std::is_same_v<C, char8_t>);
 
 /// Any contiguous range of bytes: span<const std::byte>, string_view, vector<char>, ...
 template <class R>
@@ -101,7 +101,7 @@ BIFRONS_FLATTEN read_status read_all(std::span<const std::byte> in, T& out, cons
 /// optimize a lambda wrapped in the try as well.)
 template <class T>
 BIFRONS_INLINE read_status read_all_or_out_of_memory(std::span<const std::byte> in, T& out, const read_options& options,
-                                      object_state state) {
+                                                     object_state state) {
 #if BIFRONS_HAS_EXCEPTIONS
   try {
     return read_all(in, out, options, state);
@@ -226,8 +226,10 @@ std::size_t to_bytes(const T& value, std::span<std::byte> buffer) {
 template <class T, detail::byte_input Bytes>
 [[nodiscard]] T from_bytes(const Bytes& bytes, const read_options& options = {}) {
   T value{};
-  const auto status = detail::read_all_or_out_of_memory(detail::input_bytes(bytes), value, options, detail::object_state::fresh);
-  if (status.code != errc::ok) [[unlikely]] detail::raise(status.code, status.offset);
+  const auto status = detail::read_all_or_out_of_memory(detail::input_bytes(bytes), value, options,
+                                                        detail::object_state::fresh);
+  if (status.code != errc::ok) [[unlikely]]
+    detail::raise(status.code, status.offset);
   return value;
 }
 
@@ -235,8 +237,10 @@ template <class T, detail::byte_input Bytes>
 /// Throws as from_bytes<T>. Exception safety: basic: on failure out is valid but unspecified.
 template <class T, detail::byte_input Bytes>
 void from_bytes(const Bytes& bytes, T& out, const read_options& options = {}) {
-  const auto status = detail::read_all_or_out_of_memory(detail::input_bytes(bytes), out, options, detail::object_state::reused);
-  if (status.code != errc::ok) [[unlikely]] detail::raise(status.code, status.offset);
+  const auto status = detail::read_all_or_out_of_memory(detail::input_bytes(bytes), out, options,
+                                                        detail::object_state::reused);
+  if (status.code != errc::ok) [[unlikely]]
+    detail::raise(status.code, status.offset);
 }
 
 /// Non-throwing from_bytes: the value, or the error code and offset. Works with -fno-exceptions.
@@ -244,7 +248,9 @@ void from_bytes(const Bytes& bytes, T& out, const read_options& options = {}) {
 template <class T, detail::byte_input Bytes>
 [[nodiscard]] result<T> try_from_bytes(const Bytes& bytes, const read_options& options = {}) noexcept {
   T value{};
-  const auto status = detail::guarded([&] { return detail::read_all(detail::input_bytes(bytes), value, options, detail::object_state::fresh); });
+  const auto status = detail::guarded([&] {
+    return detail::read_all(detail::input_bytes(bytes), value, options, detail::object_state::fresh);
+  });
   if (status.code != errc::ok) return {status.code, status.offset};
   return result<T>(std::move(value));
 }

@@ -148,7 +148,9 @@ struct codec<varint_ref<T>> {
   using inner = codec<std::remove_cv_t<T>>;
   static constexpr std::size_t min_size = inner::min_size;
   BIFRONS_INLINE static std::size_t size(const varint_ref<T>& v) noexcept { return inner::size(v.value); }
-  BIFRONS_INLINE static std::byte* write(std::byte* out, const varint_ref<T>& v) noexcept { return inner::write(out, v.value); }
+  BIFRONS_INLINE static std::byte* write(std::byte* out, const varint_ref<T>& v) noexcept {
+    return inner::write(out, v.value);
+  }
   BIFRONS_INLINE static void read(detail::source& in, varint_ref<T>& v) noexcept { inner::read(in, v.value); }
 };
 
@@ -164,9 +166,10 @@ template <class C>
 struct varint_range_codec {
   using T = std::remove_cv_t<std::ranges::range_value_t<C>>;
   static constexpr bool counted = requires(C& c, std::size_t n) { c.resize(n); };
-  static_assert(counted || std::is_array_v<C> || requires { std::tuple_size<C>::value; },
-                "bifrons: varint() applies to the integers or enums of a vector, deque, list, std::array or "
-                "C array; a set or map of integers is already written element by element as varints");
+  static_assert(
+      counted || std::is_array_v<C> || requires { std::tuple_size<C>::value; },
+      "bifrons: varint() applies to the integers or enums of a vector, deque, list, std::array or "
+      "C array; a set or map of integers is already written element by element as varints");
   // A fixed array's element count is sizeof(C) / sizeof(T) for std::array and C arrays alike.
   static constexpr std::size_t min_size = counted ? 1 : sizeof(C) / sizeof(T) * codec<T>::min_size;
 
@@ -188,7 +191,8 @@ struct varint_range_codec {
     }
     for (auto& e : c) {
       codec<T>::read(in, e);
-      if (in.failed()) [[unlikely]] return;
+      if (in.failed()) [[unlikely]]
+        return;
     }
   }
 };

@@ -146,7 +146,7 @@ TYPED_TEST(RetiredMiddleField, CostsExactlyTheDocumentedBytes) {
   // Gone{300, "c"}: zigzag(300) = 600 = D8 04, "c" = 01 63; body 4, header 8.
   const auto without = bifrons::to_bytes(Gone{300, "c"});
   ASSERT_EQ(without, (std::vector<std::byte>{std::byte{0x08}, std::byte{0xD8}, std::byte{0x04}, std::byte{0x01},
-                                              std::byte{0x63}}));
+                                             std::byte{0x63}}));
   // The retired slot holds the zero bytes of T{} (count 0, value 0, empty envelope, 0.0).
   std::vector<std::byte> expected{static_cast<std::byte>((4 + cost) << 1), std::byte{0xD8}, std::byte{0x04}};
   expected.insert(expected.end(), cost, std::byte{0});
@@ -233,7 +233,7 @@ struct HookDrop {
 TEST(RetiredFieldInHook, WrittenAsOneByteAndReadByBothSides) {
   const auto bytes = bifrons::to_bytes(HookDrop{300, "c"});
   EXPECT_EQ(bytes, (std::vector<std::byte>{std::byte{0x0A}, std::byte{0xD8}, std::byte{0x04}, std::byte{0x00},
-                                            std::byte{0x01}, std::byte{0x63}}));
+                                           std::byte{0x01}, std::byte{0x63}}));
   const auto old = bifrons::from_bytes<Keep<std::string>>(bytes);
   EXPECT_EQ(old.a, 300);
   EXPECT_EQ(old.mid, "");

@@ -21,9 +21,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
 #include <deque>
 #include <forward_list>
+#include <initializer_list>
 #include <list>
 #include <map>
 #include <memory>
@@ -41,8 +41,8 @@ namespace evo {
 
 // ---- field access ------------------------------------------------------------------------------
 
-#define EVO_FIELDS(...)                                         \
-  auto tie() { return std::tie(__VA_ARGS__); }                  \
+#define EVO_FIELDS(...)                        \
+  auto tie() { return std::tie(__VA_ARGS__); } \
   auto tie() const { return std::tie(__VA_ARGS__); }
 
 template <class T>
@@ -323,8 +323,7 @@ struct FreeSaveLoadVersionedHook : styled<FreeSaveLoadVersioned> {
   static constexpr const char* name = "FreeSaveLoadVersioned";
 };
 // Base grows alone (1->2), derived grows alone (1->3), both (1->4), and mixed (2<->3).
-struct BaseClass
-    : family<Derived<Data1, OwnA>, Derived<Data2, OwnA>, Derived<Data1, OwnB>, Derived<Data3, OwnB>> {
+struct BaseClass : family<Derived<Data1, OwnA>, Derived<Data2, OwnA>, Derived<Data1, OwnB>, Derived<Data3, OwnB>> {
   static constexpr const char* name = "BaseClass";
 };
 struct RetiredField : family<Retired1, Retired2, Retired3> {
@@ -641,15 +640,13 @@ struct InVectorInStructInVector {
   }
 };
 
-using AllPositions =
-    ::testing::Types<AtTopLevel, AsMember, InVector, InDeque, InList, InForwardList, AsMapValue, AsMapKey, InSet,
-                     InOptional, InVariant, InTuple, InPair, InArray, InUniquePtr, InVectorInStructInMap,
-                     InVectorInStructInVector>;
+using AllPositions = ::testing::Types<AtTopLevel, AsMember, InVector, InDeque, InList, InForwardList, AsMapValue,
+                                      AsMapKey, InSet, InOptional, InVariant, InTuple, InPair, InArray, InUniquePtr,
+                                      InVectorInStructInMap, InVectorInStructInVector>;
 
-using AllFamilies =
-    ::testing::Types<Aggregate, MemberSerializeHook, FreeSerializeHook, MemberSaveLoadHook, FreeSaveLoadHook,
-                     MemberSerializeVersionedHook, FreeSerializeVersionedHook, MemberSaveLoadVersionedHook,
-                     FreeSaveLoadVersionedHook, BaseClass, RetiredField>;
+using AllFamilies = ::testing::Types<Aggregate, MemberSerializeHook, FreeSerializeHook, MemberSaveLoadHook,
+                                     FreeSaveLoadHook, MemberSerializeVersionedHook, FreeSerializeVersionedHook,
+                                     MemberSaveLoadVersionedHook, FreeSaveLoadVersionedHook, BaseClass, RetiredField>;
 
 /// gtest name generator for type lists whose types have a `name`.
 struct NameOf {

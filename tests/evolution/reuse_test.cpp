@@ -126,11 +126,16 @@ using ReusedSequences = ::testing::Types<std::vector<Data3>, std::deque<Data3>, 
 struct SequenceName {
   template <class Seq>
   static std::string GetName(int) {
-    if constexpr (std::is_same_v<Seq, std::deque<Data3>>) return "Deque";
-    else if constexpr (std::is_same_v<Seq, std::list<Data3>>) return "List";
-    else if constexpr (std::is_same_v<Seq, std::forward_list<Data3>>) return "ForwardList";
-    else if constexpr (std::is_same_v<Seq, std::vector<Data3>>) return "Vector";
-    else return "VectorOfVersionedSaveLoad";
+    if constexpr (std::is_same_v<Seq, std::deque<Data3>>)
+      return "Deque";
+    else if constexpr (std::is_same_v<Seq, std::list<Data3>>)
+      return "List";
+    else if constexpr (std::is_same_v<Seq, std::forward_list<Data3>>)
+      return "ForwardList";
+    else if constexpr (std::is_same_v<Seq, std::vector<Data3>>)
+      return "Vector";
+    else
+      return "VectorOfVersionedSaveLoad";
   }
 };
 TYPED_TEST_SUITE(ReuseSequence, ReusedSequences, SequenceName);

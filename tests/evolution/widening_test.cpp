@@ -62,18 +62,18 @@ class Widening : public ::testing::Test {
   /// Values of the wide type that the narrow type cannot hold.
   static std::vector<W> too_wide() {
     std::vector<W> v{static_cast<W>(W{nl::max()} + 1), std::numeric_limits<W>::max()};
-    if constexpr (std::is_signed_v<W>) v.insert(v.end(), {static_cast<W>(W{nl::min()} - 1), std::numeric_limits<W>::min()});
+    if constexpr (std::is_signed_v<W>)
+      v.insert(v.end(), {static_cast<W>(W{nl::min()} - 1), std::numeric_limits<W>::min()});
     return v;
   }
 };
 
-using WideningPairs =
-    ::testing::Types<widening<std::int8_t, std::int16_t>, widening<std::int16_t, std::int32_t>,
-                     widening<std::int32_t, std::int64_t>, widening<std::int8_t, std::int32_t>,
-                     widening<std::int16_t, std::int64_t>, widening<std::int8_t, std::int64_t>,
-                     widening<std::uint8_t, std::uint16_t>, widening<std::uint16_t, std::uint32_t>,
-                     widening<std::uint32_t, std::uint64_t>, widening<std::uint8_t, std::uint32_t>,
-                     widening<std::uint16_t, std::uint64_t>, widening<std::uint8_t, std::uint64_t>>;
+using WideningPairs = ::testing::Types<widening<std::int8_t, std::int16_t>, widening<std::int16_t, std::int32_t>,
+                                       widening<std::int32_t, std::int64_t>, widening<std::int8_t, std::int32_t>,
+                                       widening<std::int16_t, std::int64_t>, widening<std::int8_t, std::int64_t>,
+                                       widening<std::uint8_t, std::uint16_t>, widening<std::uint16_t, std::uint32_t>,
+                                       widening<std::uint32_t, std::uint64_t>, widening<std::uint8_t, std::uint32_t>,
+                                       widening<std::uint16_t, std::uint64_t>, widening<std::uint8_t, std::uint64_t>>;
 TYPED_TEST_SUITE(Widening, WideningPairs, WideningName);
 
 TYPED_TEST(Widening, EveryNarrowValueEncodesAsTheSameWideValue) {
@@ -267,7 +267,8 @@ TEST(EnumWidening, EnumFieldWidensLikeItsUnderlyingType) {
   enum class Wider : std::uint16_t {};
   EXPECT_EQ(bifrons::from_bytes<Wider>(bifrons::to_bytes(static_cast<Small>(200))), static_cast<Wider>(200));
   EXPECT_EQ(bifrons::from_bytes<std::uint32_t>(bifrons::to_bytes(static_cast<Small>(255))), 255u);
-  const auto too_big = bifrons::try_from_bytes<Field<Small>>(bifrons::to_bytes(Field<Wider>{1, static_cast<Wider>(256), ""}));
+  const auto too_big =
+      bifrons::try_from_bytes<Field<Small>>(bifrons::to_bytes(Field<Wider>{1, static_cast<Wider>(256), ""}));
   EXPECT_EQ(too_big.code(), errc::value_out_of_range);
   EXPECT_EQ(too_big.offset(), 2u);
 }
@@ -281,8 +282,8 @@ TEST(EnumWidening, VectorsOfEnumsHoldVarintsAndWiden) {
   EXPECT_EQ(bifrons::to_bytes(std::vector<std::uint8_t>{200, 1}), bytes_of({0x02, 0xC8, 0x01}));
   EXPECT_EQ(bifrons::from_bytes<std::vector<Wider>>(bifrons::to_bytes(small)),
             (std::vector<Wider>{static_cast<Wider>(200), static_cast<Wider>(1)}));
-  const auto too_big =
-      bifrons::try_from_bytes<std::vector<Small>>(bifrons::to_bytes(std::vector<Wider>{static_cast<Wider>(1), static_cast<Wider>(256)}));
+  const auto too_big = bifrons::try_from_bytes<std::vector<Small>>(bifrons::to_bytes(std::vector<Wider>{
+      static_cast<Wider>(1), static_cast<Wider>(256)}));
   EXPECT_EQ(too_big.code(), errc::value_out_of_range);
   EXPECT_EQ(too_big.offset(), 2u);  // count, then 01, then 256 = 80 02
 }

@@ -31,11 +31,10 @@ auto drain(A a) {
 
 template <class A>
 class AdapterOf : public ::testing::Test {};
-using AdapterTypes =
-    ::testing::Types<std::queue<int>, std::queue<std::string, std::list<std::string>>, std::stack<long>,
-                     std::stack<Point, std::vector<Point>>, std::priority_queue<int>,
-                     std::priority_queue<double, std::vector<double>, std::greater<>>,
-                     std::priority_queue<std::string, std::deque<std::string>>>;
+using AdapterTypes = ::testing::Types<std::queue<int>, std::queue<std::string, std::list<std::string>>,
+                                      std::stack<long>, std::stack<Point, std::vector<Point>>, std::priority_queue<int>,
+                                      std::priority_queue<double, std::vector<double>, std::greater<>>,
+                                      std::priority_queue<std::string, std::deque<std::string>>>;
 TYPED_TEST_SUITE(AdapterOf, AdapterTypes);
 
 TYPED_TEST(AdapterOf, RoundTripsInTheSameOrder) {

@@ -1,6 +1,6 @@
-// Scalars (detail/scalars.hpp; fixed() and varint() from fields.hpp): integers as (zigzag) LEB128 varints, bool/char/char8_t/
-// std::byte as one raw byte, float/double as IEEE-754 little-endian, enums as their underlying
-// type, and the fixed()/varint() field wrappers.
+// Scalars (detail/scalars.hpp; fixed() and varint() from fields.hpp): integers as (zigzag) LEB128 varints,
+// bool/char/char8_t/ std::byte as one raw byte, float/double as IEEE-754 little-endian, enums as their underlying type,
+// and the fixed()/varint() field wrappers.
 #include <bifrons/core.hpp>
 
 #include <array>
@@ -61,11 +61,10 @@ std::vector<T> edge_values() {
 
 template <class T>
 class IntegerScalar : public ::testing::Test {};
-using IntegerTypes =
-    ::testing::Types<std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t, std::uint16_t,
-                     std::uint32_t, std::uint64_t, short, unsigned short, int, unsigned, long, unsigned long,
-                     long long, unsigned long long, char, signed char, unsigned char, char8_t, char16_t, char32_t,
-                     wchar_t, bool, std::byte>;
+using IntegerTypes = ::testing::Types<std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+                                      std::uint16_t, std::uint32_t, std::uint64_t, short, unsigned short, int, unsigned,
+                                      long, unsigned long, long long, unsigned long long, char, signed char,
+                                      unsigned char, char8_t, char16_t, char32_t, wchar_t, bool, std::byte>;
 TYPED_TEST_SUITE(IntegerScalar, IntegerTypes);
 
 TYPED_TEST(IntegerScalar, EdgeValuesRoundTrip) {
@@ -167,8 +166,8 @@ TEST(Integer, BoolOtherThanZeroOrOneIsInvalid) {
 
 template <class T>
 class NarrowUnsigned : public ::testing::Test {};
-using NarrowUnsignedTypes = ::testing::Types<std::uint8_t, std::uint16_t, std::uint32_t, unsigned short,
-                                             unsigned char, char16_t, char32_t, wchar_t>;
+using NarrowUnsignedTypes = ::testing::Types<std::uint8_t, std::uint16_t, std::uint32_t, unsigned short, unsigned char,
+                                             char16_t, char32_t, wchar_t>;
 TYPED_TEST_SUITE(NarrowUnsigned, NarrowUnsignedTypes);
 
 TYPED_TEST(NarrowUnsigned, WiderValueIsOutOfRangeAtItsOffset) {
@@ -257,11 +256,11 @@ TEST(Varint, TruncatedIsUnexpectedEnd) {
 TEST(Varint, EveryLengthDecodesTheSameWithAndWithoutEightBytesAhead) {
   const std::uint64_t tail = std::numeric_limits<std::uint64_t>::max();  // 10 bytes
   for (unsigned bits = 0; bits <= 64; ++bits) {
-    for (const std::uint64_t v : {bits == 0 ? 0 : (std::uint64_t{1} << (bits - 1)),
-                                  bits == 64 ? tail : (std::uint64_t{1} << bits) - 1}) {
+    for (const std::uint64_t v :
+         {bits == 0 ? 0 : (std::uint64_t{1} << (bits - 1)), bits == 64 ? tail : (std::uint64_t{1} << bits) - 1}) {
       using Pair = std::pair<std::uint64_t, std::uint64_t>;
       EXPECT_TRUE(reads_as(cat({varint_bytes(v), varint_bytes(tail)}), Pair{v, tail})) << v;  // word path
-      EXPECT_TRUE(reads_as(cat({B({0x00}), varint_bytes(v)}), Pair{0, v})) << v;           // byte path
+      EXPECT_TRUE(reads_as(cat({B({0x00}), varint_bytes(v)}), Pair{0, v})) << v;  // byte path
     }
   }
 }
@@ -291,10 +290,9 @@ TYPED_TEST_SUITE(Floating, FloatingTypes);
 
 TYPED_TEST(Floating, EdgeValuesRoundTripBitExact) {
   using L = std::numeric_limits<TypeParam>;
-  const TypeParam values[] = {TypeParam{0},     -TypeParam{0},       TypeParam{1},      TypeParam{-1},
-                              L::min(),         L::max(),            L::lowest(),       L::epsilon(),
-                              L::denorm_min(),  -L::denorm_min(),    L::min() / 2,      L::infinity(),
-                              -L::infinity(),   TypeParam(0.1),      TypeParam(-1e-30)};
+  const TypeParam values[] = {TypeParam{0}, -TypeParam{0}, TypeParam{1},   TypeParam{-1},   L::min(),
+                              L::max(),     L::lowest(),   L::epsilon(),   L::denorm_min(), -L::denorm_min(),
+                              L::min() / 2, L::infinity(), -L::infinity(), TypeParam(0.1),  TypeParam(-1e-30)};
   for (const TypeParam v : values) {
     const TypeParam back = round_trip(v);
     EXPECT_EQ(std::bit_cast<bits_of<TypeParam>>(back), std::bit_cast<bits_of<TypeParam>>(v)) << v;
@@ -319,9 +317,9 @@ TYPED_TEST(Floating, DenormalsSurvive) {
 
 TYPED_TEST(Floating, QuietNanPayloadsAreBitExact) {
   using U = bits_of<TypeParam>;
-  const std::array<U, 3> payloads = sizeof(TypeParam) == 4
-                           ? std::array<U, 3>{U(0x7fc12345), U(0xffc00001), U(0x7fffffff)}
-                           : std::array<U, 3>{U(0x7ff8000012345678), U(0xfff8000000000001), U(0x7fffffffffffffff)};
+  const std::array<U, 3> payloads =
+      sizeof(TypeParam) == 4 ? std::array<U, 3>{U(0x7fc12345), U(0xffc00001), U(0x7fffffff)}
+                             : std::array<U, 3>{U(0x7ff8000012345678), U(0xfff8000000000001), U(0x7fffffffffffffff)};
   for (const U bits : payloads) {
     const TypeParam nan = std::bit_cast<TypeParam>(bits);
     ASSERT_TRUE(std::isnan(nan));
@@ -416,8 +414,7 @@ struct Fixed {
   std::uint8_t plain = 0;
   template <class Ar>
   void serialize(Ar& ar) {
-    ar(bifrons::fixed(id), bifrons::fixed(small), bifrons::fixed(wide), bifrons::fixed(color),
-       bifrons::varint(plain));
+    ar(bifrons::fixed(id), bifrons::fixed(small), bifrons::fixed(wide), bifrons::fixed(color), bifrons::varint(plain));
   }
   friend bool operator==(const Fixed&, const Fixed&) = default;
 };
@@ -493,8 +490,8 @@ TEST(Wrappers, VarintOnArraysWritesVarintElements) {
 
 TEST(Wrappers, VarintArrayElementsAreRangeChecked) {
   // a[0] = 65536 does not fit uint16: header 10, v 00, a 80 80 04 | 00, e 00, c 00 00.
-  EXPECT_TRUE(fails_with<Packed>(B({0x10, 0x00, 0x80, 0x80, 0x04, 0x00, 0x00, 0x00, 0x00}),
-                                 errc::value_out_of_range, 2));
+  EXPECT_TRUE(fails_with<Packed>(B({0x10, 0x00, 0x80, 0x80, 0x04, 0x00, 0x00, 0x00, 0x00}), errc::value_out_of_range,
+                                 2));
   // v claims 5 elements with nothing after its count in the envelope (a 1-byte body).
   EXPECT_TRUE(fails_with<Packed>(B({0x02, 0x05, 0x02}), errc::count_exceeds_input, 1));
 }

@@ -27,11 +27,10 @@ template <class A>
 class ArrayOf : public ::testing::Test {};
 using ArrayTypes =
     ::testing::Types<std::array<std::int8_t, 5>, std::array<std::uint16_t, 3>, std::array<std::int64_t, 4>,
-                     std::array<long, 3>, std::array<unsigned long, 2>, std::array<char, 7>,
-                     std::array<char32_t, 2>, std::array<wchar_t, 3>, std::array<float, 4>,
-                     std::array<double, 1>, std::array<bool, 9>, std::array<std::byte, 16>,
-                     std::array<std::string, 3>, std::array<Point, 2>, std::array<std::optional<int>, 4>,
-                     std::array<int, 0>>;
+                     std::array<long, 3>, std::array<unsigned long, 2>, std::array<char, 7>, std::array<char32_t, 2>,
+                     std::array<wchar_t, 3>, std::array<float, 4>, std::array<double, 1>, std::array<bool, 9>,
+                     std::array<std::byte, 16>, std::array<std::string, 3>, std::array<Point, 2>,
+                     std::array<std::optional<int>, 4>, std::array<int, 0>>;
 TYPED_TEST_SUITE(ArrayOf, ArrayTypes);
 
 template <class A>

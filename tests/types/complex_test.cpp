@@ -29,9 +29,9 @@ TYPED_TEST(ComplexOf, RoundTripsBitExact) {
   using L = std::numeric_limits<TypeParam>;
   using U = std::conditional_t<sizeof(TypeParam) == 4, std::uint32_t, std::uint64_t>;
   const TypeParam quiet_nan = std::bit_cast<TypeParam>(sizeof(U) == 4 ? U(0x7fc00abc) : U(0x7ff8000000000abc));
-  const std::complex<TypeParam> values[] = {
-      {TypeParam(1.5), TypeParam(-2.25)}, {-TypeParam(0), TypeParam(0)},    {L::infinity(), -L::infinity()},
-      {L::denorm_min(), L::max()},        {quiet_nan, L::lowest()},          {TypeParam(0), quiet_nan}};
+  const std::complex<TypeParam> values[] = {{TypeParam(1.5), TypeParam(-2.25)}, {-TypeParam(0), TypeParam(0)},
+                                            {L::infinity(), -L::infinity()},    {L::denorm_min(), L::max()},
+                                            {quiet_nan, L::lowest()},           {TypeParam(0), quiet_nan}};
   for (const auto& c : values) {
     const auto back = round_trip(c);
     EXPECT_EQ(std::bit_cast<U>(back.real()), std::bit_cast<U>(c.real()));

@@ -12,12 +12,11 @@ namespace {
 
 using bifrons::errc;
 
-using DequeTypes = ::testing::Types<std::deque<std::int8_t>, std::deque<std::uint16_t>, std::deque<std::int32_t>,
-                                    std::deque<std::int64_t>, std::deque<long>, std::deque<unsigned long>,
-                                    std::deque<char>, std::deque<char16_t>, std::deque<wchar_t>,
-                                    std::deque<float>, std::deque<double>, std::deque<bool>,
-                                    std::deque<std::byte>, std::deque<std::string>, std::deque<Point>,
-                                    std::deque<std::vector<int>>>;
+using DequeTypes =
+    ::testing::Types<std::deque<std::int8_t>, std::deque<std::uint16_t>, std::deque<std::int32_t>,
+                     std::deque<std::int64_t>, std::deque<long>, std::deque<unsigned long>, std::deque<char>,
+                     std::deque<char16_t>, std::deque<wchar_t>, std::deque<float>, std::deque<double>, std::deque<bool>,
+                     std::deque<std::byte>, std::deque<std::string>, std::deque<Point>, std::deque<std::vector<int>>>;
 INSTANTIATE_TYPED_TEST_SUITE_P(Deque, SequenceSuite, DequeTypes);
 
 TEST(Deque, HandComputedBytes) {

@@ -11,11 +11,10 @@
 namespace bifrons_test {
 namespace {
 
-using ForwardListTypes =
-    ::testing::Types<std::forward_list<std::int8_t>, std::forward_list<std::uint64_t>, std::forward_list<long>,
-                     std::forward_list<wchar_t>, std::forward_list<float>, std::forward_list<bool>,
-                     std::forward_list<std::string>, std::forward_list<Point>,
-                     std::forward_list<std::pair<int, std::string>>>;
+using ForwardListTypes = ::testing::Types<std::forward_list<std::int8_t>, std::forward_list<std::uint64_t>,
+                                          std::forward_list<long>, std::forward_list<wchar_t>, std::forward_list<float>,
+                                          std::forward_list<bool>, std::forward_list<std::string>,
+                                          std::forward_list<Point>, std::forward_list<std::pair<int, std::string>>>;
 INSTANTIATE_TYPED_TEST_SUITE_P(ForwardList, SequenceSuite, ForwardListTypes);
 
 TEST(ForwardList, HandComputedBytes) {

@@ -10,10 +10,10 @@
 namespace bifrons_test {
 namespace {
 
-using ListTypes = ::testing::Types<std::list<std::int8_t>, std::list<std::uint32_t>, std::list<std::int64_t>,
-                                   std::list<long>, std::list<char32_t>, std::list<wchar_t>, std::list<double>,
-                                   std::list<bool>, std::list<std::byte>, std::list<std::string>,
-                                   std::list<Point>, std::list<std::optional<int>>>;
+using ListTypes =
+    ::testing::Types<std::list<std::int8_t>, std::list<std::uint32_t>, std::list<std::int64_t>, std::list<long>,
+                     std::list<char32_t>, std::list<wchar_t>, std::list<double>, std::list<bool>, std::list<std::byte>,
+                     std::list<std::string>, std::list<Point>, std::list<std::optional<int>>>;
 INSTANTIATE_TYPED_TEST_SUITE_P(List, SequenceSuite, ListTypes);
 
 TEST(List, HandComputedBytes) {

@@ -14,10 +14,10 @@ namespace {
 
 using bifrons::errc;
 
-using MapTypes = ::testing::Types<std::map<int, std::string>, std::map<std::string, std::vector<int>>,
-                                  std::map<std::string, Point>, std::map<std::int64_t, double>,
-                                  std::map<char, bool>, std::map<std::uint16_t, std::optional<int>>,
-                                  std::multimap<int, int>, std::multimap<std::string, std::optional<int>>>;
+using MapTypes =
+    ::testing::Types<std::map<int, std::string>, std::map<std::string, std::vector<int>>, std::map<std::string, Point>,
+                     std::map<std::int64_t, double>, std::map<char, bool>, std::map<std::uint16_t, std::optional<int>>,
+                     std::multimap<int, int>, std::multimap<std::string, std::optional<int>>>;
 INSTANTIATE_TYPED_TEST_SUITE_P(Map, AssociativeSuite, MapTypes);
 
 TEST(Map, KeyThenValue) {
@@ -29,7 +29,8 @@ TEST(Map, KeyThenValue) {
 TEST(Map, DuplicateKey) {
   EXPECT_TRUE((fails_with<std::map<int, std::string>>(B({0x02, 0x02, 0x01, 0x61, 0x02, 0x01, 0x62}),
                                                       errc::duplicate_key, 4)));
-  const auto multi = bifrons::from_bytes<std::multimap<int, std::string>>(B({0x02, 0x02, 0x01, 0x61, 0x02, 0x01, 0x62}));
+  const auto multi =
+      bifrons::from_bytes<std::multimap<int, std::string>>(B({0x02, 0x02, 0x01, 0x61, 0x02, 0x01, 0x62}));
   EXPECT_EQ(multi.count(1), 2u);
 }
 

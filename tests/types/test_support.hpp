@@ -168,8 +168,7 @@ template <class T, class Bytes>
   } catch (const bifrons::error& e) {
     if (e.code() != code || e.offset() != offset)
       return ::testing::AssertionFailure() << "from_bytes threw '" << e.what() << "'";
-    const std::string expected_text =
-        std::string(bifrons::describe(code)) + " at byte " + std::to_string(offset);
+    const std::string expected_text = std::string(bifrons::describe(code)) + " at byte " + std::to_string(offset);
     if (std::string(e.what()).find(expected_text) == std::string::npos)
       return ::testing::AssertionFailure() << "message '" << e.what() << "' lacks '" << expected_text << "'";
   }

@@ -19,9 +19,7 @@ using UnorderedMapTypes =
                      std::unordered_multimap<std::string, std::string>>;
 INSTANTIATE_TYPED_TEST_SUITE_P(UnorderedMap, AssociativeSuite, UnorderedMapTypes);
 
-TEST(UnorderedMap, SingleElement) {
-  EXPECT_EQ(hex_of(std::unordered_map<int, std::string>{{-1, "x"}}), "01 01 01 78");
-}
+TEST(UnorderedMap, SingleElement) { EXPECT_EQ(hex_of(std::unordered_map<int, std::string>{{-1, "x"}}), "01 01 01 78"); }
 
 TEST(UnorderedMap, DuplicateKey) {
   EXPECT_TRUE((fails_with<std::unordered_map<int, int>>(B({0x03, 0x02, 0x00, 0x04, 0x00, 0x02, 0x06}),

@@ -16,8 +16,7 @@ using bifrons::errc;
 
 using UnorderedSetTypes =
     ::testing::Types<std::unordered_set<int>, std::unordered_set<std::uint64_t>, std::unordered_set<std::string>,
-                     std::unordered_set<char16_t>, std::unordered_multiset<int>,
-                     std::unordered_multiset<std::string>>;
+                     std::unordered_set<char16_t>, std::unordered_multiset<int>, std::unordered_multiset<std::string>>;
 INSTANTIATE_TYPED_TEST_SUITE_P(UnorderedSet, AssociativeSuite, UnorderedSetTypes);
 
 TEST(UnorderedSet, SingleElement) {

@@ -31,9 +31,8 @@ TEST(Tuple, ElementsOneAfterAnother) {
 template <class T>
 class TupleLike : public ::testing::Test {};
 using TupleLikeTypes =
-    ::testing::Types<std::pair<int, std::string>, std::pair<std::string, std::vector<int>>,
-                     std::pair<Point, Point>, std::tuple<>, std::tuple<bool>,
-                     std::tuple<std::int8_t, std::uint64_t, double, std::string>,
+    ::testing::Types<std::pair<int, std::string>, std::pair<std::string, std::vector<int>>, std::pair<Point, Point>,
+                     std::tuple<>, std::tuple<bool>, std::tuple<std::int8_t, std::uint64_t, double, std::string>,
                      std::tuple<std::pair<int, int>, std::tuple<std::string, std::tuple<>>, char32_t>,
                      std::tuple<std::vector<std::tuple<int, std::string>>, Point>>;
 TYPED_TEST_SUITE(TupleLike, TupleLikeTypes);
@@ -87,8 +86,8 @@ TYPED_TEST(TupleLike, ReadIntoExisting) {
 
 TEST(Tuple, ErrorsAreReportedAtTheFailingElement) {
   EXPECT_TRUE((fails_with<std::tuple<int, bool, int>>(B({0x02, 0x05, 0x02}), errc::invalid_value, 1)));
-  EXPECT_TRUE((fails_with<std::pair<std::string, std::uint8_t>>(B({0x01, 0x61, 0x80, 0x02}),
-                                                                errc::value_out_of_range, 2)));
+  EXPECT_TRUE((fails_with<std::pair<std::string, std::uint8_t>>(B({0x01, 0x61, 0x80, 0x02}), errc::value_out_of_range,
+                                                                2)));
   EXPECT_TRUE((fails_with<std::pair<int, int>>(B({0x02}), errc::unexpected_end, 1)));
   EXPECT_TRUE((fails_with<std::tuple<>>(B({0x00}), errc::trailing_bytes, 0)));
 }

@@ -18,11 +18,10 @@ using VectorTypes =
                      std::vector<std::uint16_t>, std::vector<std::int32_t>, std::vector<std::uint32_t>,
                      std::vector<std::int64_t>, std::vector<std::uint64_t>, std::vector<short>, std::vector<long>,
                      std::vector<unsigned long>, std::vector<long long>, std::vector<char>, std::vector<signed char>,
-                     std::vector<unsigned char>, std::vector<char8_t>, std::vector<char16_t>,
-                     std::vector<char32_t>, std::vector<wchar_t>, std::vector<float>, std::vector<double>,
-                     std::vector<std::byte>, std::vector<std::string>, std::vector<Point>,
-                     std::vector<std::vector<int>>, std::vector<std::optional<int>>,
-                     std::vector<std::pair<int, std::string>>>;
+                     std::vector<unsigned char>, std::vector<char8_t>, std::vector<char16_t>, std::vector<char32_t>,
+                     std::vector<wchar_t>, std::vector<float>, std::vector<double>, std::vector<std::byte>,
+                     std::vector<std::string>, std::vector<Point>, std::vector<std::vector<int>>,
+                     std::vector<std::optional<int>>, std::vector<std::pair<int, std::string>>>;
 INSTANTIATE_TYPED_TEST_SUITE_P(Vector, SequenceSuite, VectorTypes);
 
 // ---- exact encodings, computed by hand ----------------------------------------------------------
@@ -55,9 +54,7 @@ TEST(Vector, CountIsAVarint) {
   EXPECT_EQ(hex(bytes(b.begin(), b.begin() + 3)), "c8 01 07");
 }
 
-TEST(Vector, StringsAreEncodedOneAfterAnother) {
-  EXPECT_EQ(hex_of(std::vector<std::string>{"a", ""}), "02 01 61 00");
-}
+TEST(Vector, StringsAreEncodedOneAfterAnother) { EXPECT_EQ(hex_of(std::vector<std::string>{"a", ""}), "02 01 61 00"); }
 
 // ---- long on hosts where it is 32 bits --------------------------------------------------------
 

@@ -120,8 +120,8 @@ TYPED_TEST(ByteSpan, ReadPointsIntoTheInputAtAnyOffset) {
 
 template <class T>
 class WideSpan : public ::testing::Test {};
-using WideSpanTypes = ::testing::Types<std::int32_t, std::uint16_t, std::int64_t, float, double, long,
-                                       unsigned long, char16_t, char32_t, wchar_t>;
+using WideSpanTypes = ::testing::Types<std::int32_t, std::uint16_t, std::int64_t, float, double, long, unsigned long,
+                                       char16_t, char32_t, wchar_t>;
 TYPED_TEST_SUITE(WideSpan, WideSpanTypes);
 
 /// Places the encoding of values in an aligned buffer so that the element block starts at an

@@ -50,8 +50,7 @@ static_assert(std::endian::native == std::endian::little || std::endian::native 
 static_assert(CHAR_BIT == 8, "bifrons: the format is defined over 8-bit bytes");
 static_assert(sizeof(int) == 4, "bifrons: int must be 32 bits");
 static_assert(sizeof(long long) == 8, "bifrons: long long must be 64 bits");
-static_assert(std::numeric_limits<float>::is_iec559 && sizeof(float) == 4,
-              "bifrons: float must be IEEE-754 binary32");
+static_assert(std::numeric_limits<float>::is_iec559 && sizeof(float) == 4, "bifrons: float must be IEEE-754 binary32");
 static_assert(std::numeric_limits<double>::is_iec559 && sizeof(double) == 8,
               "bifrons: double must be IEEE-754 binary64");
 

@@ -163,12 +163,14 @@ void read_elements(source& in, It first, std::size_t n, std::size_t reused) {
     for (; i < reused; ++i, ++first) {
       in.fresh = parent_fresh;
       codec<T>::read(in, *first);
-      if (in.failed()) [[unlikely]] return;
+      if (in.failed()) [[unlikely]]
+        return;
     }
     for (; i < n; ++i, ++first) {
       in.fresh = true;
       codec<T>::read(in, *first);
-      if (in.failed()) [[unlikely]] return;
+      if (in.failed()) [[unlikely]]
+        return;
     }
   }
 }
@@ -324,7 +326,8 @@ struct associative_codec {
       const std::byte* at = in.position();
       Element e{};
       codec<Element>::read(in, e);
-      if (in.failed()) [[unlikely]] return;
+      if (in.failed()) [[unlikely]]
+        return;
       if constexpr (unique_hash_table<C>) {
         const auto [it, inserted] = c.emplace(std::move(e));
         if (!inserted) [[unlikely]]

@@ -32,10 +32,18 @@ constexpr std::uint64_t byteswap(std::uint64_t v) noexcept {
 
 template <std::size_t N>
 struct uint_of_size;
-template <> struct uint_of_size<1> { using type = std::uint8_t; };
-template <> struct uint_of_size<2> { using type = std::uint16_t; };
-template <> struct uint_of_size<4> { using type = std::uint32_t; };
-template <> struct uint_of_size<8> { using type = std::uint64_t; };
+template <> struct uint_of_size<1> {
+  using type = std::uint8_t;
+};
+template <> struct uint_of_size<2> {
+  using type = std::uint16_t;
+};
+template <> struct uint_of_size<4> {
+  using type = std::uint32_t;
+};
+template <> struct uint_of_size<8> {
+  using type = std::uint64_t;
+};
 template <std::size_t N>
 using uint_of_size_t = typename uint_of_size<N>::type;
 

@@ -51,25 +51,36 @@ template <class T>
 concept free_load_versioned = requires(T& t, input_archive& ar, std::uint32_t v) { load(ar, t, v); };
 
 template <class Ar, class T>
-void call_free_serialize(Ar& ar, T& t) { serialize(ar, t); }
+void call_free_serialize(Ar& ar, T& t) {
+  serialize(ar, t);
+}
 template <class Ar, class T>
-void call_free_serialize(Ar& ar, T& t, std::uint32_t v) { serialize(ar, t, v); }
+void call_free_serialize(Ar& ar, T& t, std::uint32_t v) {
+  serialize(ar, t, v);
+}
 template <class Ar, class T>
-void call_free_save(Ar& ar, const T& t) { save(ar, t); }
+void call_free_save(Ar& ar, const T& t) {
+  save(ar, t);
+}
 template <class Ar, class T>
-void call_free_save(Ar& ar, const T& t, std::uint32_t v) { save(ar, t, v); }
+void call_free_save(Ar& ar, const T& t, std::uint32_t v) {
+  save(ar, t, v);
+}
 template <class Ar, class T>
-void call_free_load(Ar& ar, T& t) { load(ar, t); }
+void call_free_load(Ar& ar, T& t) {
+  load(ar, t);
+}
 template <class Ar, class T>
-void call_free_load(Ar& ar, T& t, std::uint32_t v) { load(ar, t, v); }
+void call_free_load(Ar& ar, T& t, std::uint32_t v) {
+  load(ar, t, v);
+}
 }  // namespace adl
 
 template <class T>
 concept callable_member_serialize = requires(T& t, input_archive& ar) { t.serialize(ar); };
 template <class T>
-concept callable_member_serialize_versioned = requires(T& t, input_archive& ar, std::uint32_t v) {
-  t.serialize(ar, v);
-};
+concept callable_member_serialize_versioned =
+    requires(T& t, input_archive& ar, std::uint32_t v) { t.serialize(ar, v); };
 template <class T>
 concept callable_member_save = requires(const T& t, output_archive& ar) { t.save(ar); };
 template <class T>
@@ -90,8 +101,9 @@ struct member_owner<F C::*> {
 };
 
 template <class T>
-concept inherits_serialize = requires { &T::template serialize<input_archive>; } &&
-                             !std::is_same_v<typename member_owner<decltype(&T::template serialize<input_archive>)>::type, T>;
+concept inherits_serialize = requires {
+  &T::template serialize<input_archive>;
+} && !std::is_same_v<typename member_owner<decltype(&T::template serialize<input_archive>)>::type, T>;
 template <class T>
 concept inherits_save = requires { &T::template save<output_archive>; } &&
                         !std::is_same_v<typename member_owner<decltype(&T::template save<output_archive>)>::type, T>;
@@ -113,9 +125,9 @@ template <class T>
 concept member_load_versioned = callable_member_load_versioned<T> && !inherits_load<T>;
 
 template <class T>
-inline constexpr bool has_only_inherited_hooks =
-    (inherits_serialize<T> || inherits_save<T> || inherits_load<T>) && !member_serialize<T> &&
-    !member_serialize_versioned<T> && !member_save<T> && !member_save_versioned<T>;
+inline constexpr bool has_only_inherited_hooks = (inherits_serialize<T> || inherits_save<T> || inherits_load<T>) &&
+                                                 !member_serialize<T> && !member_serialize_versioned<T> &&
+                                                 !member_save<T> && !member_save_versioned<T>;
 
 template <class T>
 inline constexpr bool has_member_save = member_save<T> || member_save_versioned<T>;
@@ -218,14 +230,13 @@ concept std_span_like = requires {
 template <class T>
 inline constexpr bool needs_types_header =
     hook_count<T> == 0 &&
-    (reflectable_aggregate<T> ? std_tuple_like<T> && std::ranges::range<T>  // std::array
-                              : std_string_like<T> || std_string_view_like<T> || std_map_like<T> ||
-                                    std_unordered_map_like<T> || std_set_like<T> || std_unordered_set_like<T> ||
-                                    std_forward_list_like<T> || std_list_like<T> || std_deque_like<T> ||
-                                    std_vector_like<T> || std_adapter_like<T> || std_optional_like<T> ||
-                                    std_variant_like<T> || std_smart_pointer_like<T> || std_tuple_like<T> ||
-                                    std_bitset_like<T> || std_complex_like<T> || std_chrono_like<T> ||
-                                    std_span_like<T>);
+    (reflectable_aggregate<T>
+         ? std_tuple_like<T> && std::ranges::range<T>  // std::array
+         : std_string_like<T> || std_string_view_like<T> || std_map_like<T> || std_unordered_map_like<T> ||
+               std_set_like<T> || std_unordered_set_like<T> || std_forward_list_like<T> || std_list_like<T> ||
+               std_deque_like<T> || std_vector_like<T> || std_adapter_like<T> || std_optional_like<T> ||
+               std_variant_like<T> || std_smart_pointer_like<T> || std_tuple_like<T> || std_bitset_like<T> ||
+               std_complex_like<T> || std_chrono_like<T> || std_span_like<T>);
 
 /// T is serialized through its members (no hook), which reflection can count and visit. Types
 /// refused above are not, so that their refusal is the only error.

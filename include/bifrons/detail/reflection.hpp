@@ -70,9 +70,24 @@ struct init_shape {
 
 // One overload for every shape of up to init_shape::runs runs (written out: a pack expansion
 // cannot choose between `{x}` and `x` per element).
-template <class T, std::size_t... A0, std::size_t... P0, std::size_t... A1, std::size_t... P1, std::size_t... A2, std::size_t... P2, std::size_t... A3, std::size_t... P3, std::size_t... A4, std::size_t... P4, std::size_t... A5, std::size_t... P5, std::size_t... A6, std::size_t... P6, std::size_t... A7, std::size_t... P7>
-constexpr bool initializable(std::index_sequence<A0...>, std::index_sequence<P0...>, std::index_sequence<A1...>, std::index_sequence<P1...>, std::index_sequence<A2...>, std::index_sequence<P2...>, std::index_sequence<A3...>, std::index_sequence<P3...>, std::index_sequence<A4...>, std::index_sequence<P4...>, std::index_sequence<A5...>, std::index_sequence<P5...>, std::index_sequence<A6...>, std::index_sequence<P6...>, std::index_sequence<A7...>, std::index_sequence<P7...>) {
-  return requires { T{{(void(A0), any_braced{})}..., (void(P0), any_member{})..., {(void(A1), any_braced{})}..., (void(P1), any_member{})..., {(void(A2), any_braced{})}..., (void(P2), any_member{})..., {(void(A3), any_braced{})}..., (void(P3), any_member{})..., {(void(A4), any_braced{})}..., (void(P4), any_member{})..., {(void(A5), any_braced{})}..., (void(P5), any_member{})..., {(void(A6), any_braced{})}..., (void(P6), any_member{})..., {(void(A7), any_braced{})}..., (void(P7), any_member{})...}; };
+template <class T, std::size_t... A0, std::size_t... P0, std::size_t... A1, std::size_t... P1, std::size_t... A2,
+          std::size_t... P2, std::size_t... A3, std::size_t... P3, std::size_t... A4, std::size_t... P4,
+          std::size_t... A5, std::size_t... P5, std::size_t... A6, std::size_t... P6, std::size_t... A7,
+          std::size_t... P7>
+constexpr bool initializable(std::index_sequence<A0...>, std::index_sequence<P0...>, std::index_sequence<A1...>,
+                             std::index_sequence<P1...>, std::index_sequence<A2...>, std::index_sequence<P2...>,
+                             std::index_sequence<A3...>, std::index_sequence<P3...>, std::index_sequence<A4...>,
+                             std::index_sequence<P4...>, std::index_sequence<A5...>, std::index_sequence<P5...>,
+                             std::index_sequence<A6...>, std::index_sequence<P6...>, std::index_sequence<A7...>,
+                             std::index_sequence<P7...>) {
+  return requires {
+    T{{(void(A0), any_braced{})}..., (void(P0), any_member{})...,   {(void(A1), any_braced{})}...,
+      (void(P1), any_member{})...,   {(void(A2), any_braced{})}..., (void(P2), any_member{})...,
+      {(void(A3), any_braced{})}..., (void(P3), any_member{})...,   {(void(A4), any_braced{})}...,
+      (void(P4), any_member{})...,   {(void(A5), any_braced{})}..., (void(P5), any_member{})...,
+      {(void(A6), any_braced{})}..., (void(P6), any_member{})...,   {(void(A7), any_braced{})}...,
+      (void(P7), any_member{})...};
+  };
 }
 
 template <class T, init_shape S>
@@ -81,7 +96,14 @@ constexpr bool initializable_with_shape() {
     return false;
   } else {
     using std::make_index_sequence;
-    return initializable<T>(make_index_sequence<S.length[0]>{}, make_index_sequence<S.length[1]>{}, make_index_sequence<S.length[2]>{}, make_index_sequence<S.length[3]>{}, make_index_sequence<S.length[4]>{}, make_index_sequence<S.length[5]>{}, make_index_sequence<S.length[6]>{}, make_index_sequence<S.length[7]>{}, make_index_sequence<S.length[8]>{}, make_index_sequence<S.length[9]>{}, make_index_sequence<S.length[10]>{}, make_index_sequence<S.length[11]>{}, make_index_sequence<S.length[12]>{}, make_index_sequence<S.length[13]>{}, make_index_sequence<S.length[14]>{}, make_index_sequence<S.length[15]>{});
+    return initializable<T>(make_index_sequence<S.length[0]>{}, make_index_sequence<S.length[1]>{},
+                            make_index_sequence<S.length[2]>{}, make_index_sequence<S.length[3]>{},
+                            make_index_sequence<S.length[4]>{}, make_index_sequence<S.length[5]>{},
+                            make_index_sequence<S.length[6]>{}, make_index_sequence<S.length[7]>{},
+                            make_index_sequence<S.length[8]>{}, make_index_sequence<S.length[9]>{},
+                            make_index_sequence<S.length[10]>{}, make_index_sequence<S.length[11]>{},
+                            make_index_sequence<S.length[12]>{}, make_index_sequence<S.length[13]>{},
+                            make_index_sequence<S.length[14]>{}, make_index_sequence<S.length[15]>{});
   }
 }
 

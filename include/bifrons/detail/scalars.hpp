@@ -7,8 +7,8 @@
 #include <bit>
 #include <compare>
 #include <cstddef>
-#include <iterator>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <type_traits>
 
@@ -102,7 +102,7 @@ concept block_element = (std::is_arithmetic_v<T> && !std::is_same_v<std::remove_
 template <block_element T>
 inline constexpr std::size_t wire_width =
     std::is_same_v<std::remove_cv_t<T>, long> || std::is_same_v<std::remove_cv_t<T>, unsigned long> ? 8
-    : std::is_same_v<std::remove_cv_t<T>, wchar_t>                                                 ? 4
+    : std::is_same_v<std::remove_cv_t<T>, wchar_t>                                                  ? 4
                                                                                                     : sizeof(T);
 
 /// The block can be copied with memcpy in both directions: same width, little-endian host (or

@@ -12,9 +12,9 @@
 #include <cstdint>
 #include <limits>
 
-#include "encoding.hpp"
 #include "../error.hpp"
 #include "../read_options.hpp"
+#include "encoding.hpp"
 
 namespace bifrons::detail {
 
@@ -114,7 +114,7 @@ class source {
   /// library's length_error), and against the allocation budget (each element costs
   /// alloc_size bytes). Returns 0 after an error.
   [[nodiscard]] BIFRONS_INLINE std::size_t read_count(std::size_t min_wire, std::size_t alloc_size,
-                                                     std::size_t max_count = ~std::size_t{0}) noexcept {
+                                                      std::size_t max_count = ~std::size_t{0}) noexcept {
     const std::byte* start = ptr_;
     const std::uint64_t n = read_varint();
     if (failed()) return 0;
@@ -209,7 +209,6 @@ class source {
       }
     }
   }
-
 
   const std::byte* begin_;
   const std::byte* ptr_;

@@ -142,8 +142,8 @@ struct struct_codec {
 
  private:
   // Out of line so that the common path has one copy of load_fields, which can then be inlined.
-  BIFRONS_COLD static void reread_from_defaults(source& in, T& v, const std::byte* fields,
-                                                                std::size_t budget, std::uint32_t version) {
+  BIFRONS_COLD static void reread_from_defaults(source& in, T& v, const std::byte* fields, std::size_t budget,
+                                                std::uint32_t version) {
     v = T{};
     in.rewind(fields);
     in.restore_budget(budget);  // the first pass's storage is gone: do not charge it twice
@@ -173,7 +173,6 @@ struct struct_codec {
 template <class T>
 concept struct_envelope = std::is_base_of_v<struct_codec<T>, codec<T>>;
 
-
 }  // namespace detail
 
 /// The primary codec: user classes (aggregates or classes with a hook) are struct envelopes.
@@ -193,16 +192,19 @@ struct codec : detail::struct_codec<T> {
                 "bifrons: std::deque needs #include <bifrons/types/deque.hpp> (or <bifrons/bifrons.hpp>)");
   static_assert(!(missing && detail::std_list_like<T>),
                 "bifrons: std::list needs #include <bifrons/types/list.hpp> (or <bifrons/bifrons.hpp>)");
-  static_assert(!(missing && detail::std_forward_list_like<T>),
-                "bifrons: std::forward_list needs #include <bifrons/types/forward_list.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(
+      !(missing && detail::std_forward_list_like<T>),
+      "bifrons: std::forward_list needs #include <bifrons/types/forward_list.hpp> (or <bifrons/bifrons.hpp>)");
   static_assert(!(missing && (detail::std_map_like<T> || detail::std_set_like<T>) && !detail::std_set_like<T>),
                 "bifrons: std::map and std::multimap need #include <bifrons/types/map.hpp> (or <bifrons/bifrons.hpp>)");
   static_assert(!(missing && detail::std_set_like<T>),
                 "bifrons: std::set and std::multiset need #include <bifrons/types/set.hpp> (or <bifrons/bifrons.hpp>)");
-  static_assert(!(missing && detail::std_unordered_map_like<T>),
-                "bifrons: std::unordered_map needs #include <bifrons/types/unordered_map.hpp> (or <bifrons/bifrons.hpp>)");
-  static_assert(!(missing && detail::std_unordered_set_like<T>),
-                "bifrons: std::unordered_set needs #include <bifrons/types/unordered_set.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(
+      !(missing && detail::std_unordered_map_like<T>),
+      "bifrons: std::unordered_map needs #include <bifrons/types/unordered_map.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(
+      !(missing && detail::std_unordered_set_like<T>),
+      "bifrons: std::unordered_set needs #include <bifrons/types/unordered_set.hpp> (or <bifrons/bifrons.hpp>)");
   static_assert(!(missing && detail::std_adapter_like<T>),
                 "bifrons: std::queue, std::stack and std::priority_queue need #include <bifrons/types/adapters.hpp> "
                 "(or <bifrons/bifrons.hpp>)");
@@ -214,21 +216,20 @@ struct codec : detail::struct_codec<T> {
                 "bifrons: std::unique_ptr needs #include <bifrons/types/memory.hpp> (or <bifrons/bifrons.hpp>)");
   static_assert(!(missing && detail::std_tuple_like<T> && detail::reflectable_aggregate<T>),
                 "bifrons: std::array needs #include <bifrons/types/array.hpp> (or <bifrons/bifrons.hpp>)");
-  static_assert(!(missing && detail::std_tuple_like<T> && !detail::reflectable_aggregate<T>),
-                "bifrons: std::pair and std::tuple need #include <bifrons/types/utility.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(
+      !(missing && detail::std_tuple_like<T> && !detail::reflectable_aggregate<T>),
+      "bifrons: std::pair and std::tuple need #include <bifrons/types/utility.hpp> (or <bifrons/bifrons.hpp>)");
   static_assert(!(missing && detail::std_bitset_like<T>),
                 "bifrons: std::bitset needs #include <bifrons/types/bitset.hpp> (or <bifrons/bifrons.hpp>)");
   static_assert(!(missing && detail::std_complex_like<T>),
                 "bifrons: std::complex needs #include <bifrons/types/complex.hpp> (or <bifrons/bifrons.hpp>)");
   static_assert(!(missing && detail::std_chrono_like<T>),
                 "bifrons: std::chrono types need #include <bifrons/types/chrono.hpp> (or <bifrons/bifrons.hpp>)");
-  static_assert(!std::is_pointer_v<T>,
-                "bifrons: raw pointers are not serialized; use std::unique_ptr, or a value");
+  static_assert(!std::is_pointer_v<T>, "bifrons: raw pointers are not serialized; use std::unique_ptr, or a value");
   static_assert(!std::is_same_v<std::remove_cv_t<T>, long double>,
                 "bifrons: long double has no portable encoding (80, 64 or 128 bits by platform); "
                 "store a double, or two doubles");
-  static_assert(!std::is_reference_v<T> && !std::is_function_v<T> && !std::is_union_v<T> &&
-                    (std::is_class_v<T>),
+  static_assert(!std::is_reference_v<T> && !std::is_function_v<T> && !std::is_union_v<T> && (std::is_class_v<T>),
                 "bifrons: this type cannot be serialized: it is not a class, and no codec covers it");
 };
 

@@ -30,7 +30,10 @@ struct adapter_codec {
   static void read(source& in, Adapter& a) {
     C& c = access::container(a);
     codec<C>::read(in, c);
-    if constexpr (requires { a.top(); typename Adapter::value_compare; }) {
+    if constexpr (requires {
+                    a.top();
+                    typename Adapter::value_compare;
+                  }) {
       std::make_heap(c.begin(), c.end(), access::compare(a));
     }
   }
