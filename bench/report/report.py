@@ -1,9 +1,19 @@
 #!/usr/bin/env python3
 """The benchmark report: tables, plots, targets.
 
-    report.py collect RESULTS --build BUILD   record the machine, compiler,
-                                              package versions and executable
-                                              sizes in RESULTS/env.json
+    report.py probe RESULTS --policy P --tunable T
+                                              compare the two memcpy_probe runs
+                                              (RESULTS/memcpy_probe_{default,
+                                              tuned}.json), decide whether the
+                                              benchmarks run with
+                                              GLIBC_TUNABLES=T (P: auto,
+                                              disabled or default), write
+                                              RESULTS/memcpy_probe.json and
+                                              RESULTS/glibc_tunables.txt
+    report.py collect RESULTS --build BUILD   record the machine, compiler and
+                                              flags, package versions, memcpy
+                                              probe, executable sizes and
+                                              compile times in RESULTS/env.json
     report.py render RESULTS [--no-plots]     write RESULTS/report.md and
                                               RESULTS/plots/*.png, print the
                                               summary and RESULTS/verdict.txt;
@@ -40,6 +50,24 @@ WORKLOAD_TITLES = {
 }
 BASELINES = ["memcpy", "handwritten"]
 REFERENCE = "bifrons"
+# bifrons with the record models declared records (bench/adapters/bifrons_record.cpp): listed
+# right after bifrons.
+RECORD = "bifrons_record"
+# How a library is named in tables and plots, where it differs from its adapter's name.
+DISPLAY = {RECORD: "bifrons (records)"}
+# The memcpy probe: glibc's `rep movsb` counts as pathological when memcpy is more than this many
+# times slower with it than without it, at any size.
+REP_MOVSB_LIMIT = 1.5
+
+
+def display(library):
+    return DISPLAY.get(library, library)
+
+
+def possessive(library):
+    """"bifrons' time", "memcpy's time"."""
+    name = display(library)
+    return name + ("'" if name.endswith("s") else "'s")
 
 # Libraries the suite would like to compare but cannot install here.
 NOT_INSTALLABLE = [
@@ -181,6 +209,48 @@ def executable_sizes(build, libraries):
     return sizes
 
 
+def compiler_info(build, cache):
+    """bench_compiler.txt (written by bench/CMakeLists.txt) with a one-line summary, e.g.
+    'g++ 12.2.0 -O3 -DNDEBUG'."""
+    info = {}
+    for line in read_lines(os.path.join(build, "bench_compiler.txt")):
+        key, _, value = line.partition("=")
+        info[key] = value.strip()
+    path = info.get("path") or cache.get("CMAKE_CXX_COMPILER", "c++")
+    name = {"GNU": "g++", "Clang": "clang++", "AppleClang": "clang++"}.get(info.get("id", ""),
+                                                                         os.path.basename(path))
+    flags = " ".join(f for f in (info.get("flags", ""), info.get("flags_build_type", "")) if f)
+    if not info:  # a build directory configured before bench_compiler.txt existed
+        flags = " ".join(f for f in (cache.get("CMAKE_CXX_FLAGS", ""), cache.get(
+            "CMAKE_CXX_FLAGS_" + cache.get("CMAKE_BUILD_TYPE", "").upper(), "")) if f)
+    m = re.search(r"(?:^|\s)-O(\w*)", flags)
+    return {
+        "summary": " ".join(x for x in (name, info.get("version", ""), flags) if x),
+        "name": name,
+        "id": info.get("id", ""),
+        "id_version": info.get("version", ""),
+        "opt": f"O{m.group(1)}" if m else "",
+        "flags": flags,
+    }
+
+
+def compile_times(results):
+    """compile_times.txt (scripts/bench: 'lib=wall_ms,...;cpu_ms,...') as
+    {lib: {'seconds': best wall, 'runs_seconds': [...], 'cpu_seconds': [...]}}."""
+    out = {}
+    for line in read_lines(os.path.join(results, "compile_times.txt")):
+        lib, _, value = line.partition("=")
+        walls, _, cpus = value.partition(";")
+        try:
+            wall = [int(x) / 1000 for x in walls.split(",") if x]
+            cpu = [int(x) / 1000 for x in cpus.split(",") if x]
+        except ValueError:
+            continue
+        if wall:
+            out[lib] = {"seconds": min(wall), "runs_seconds": wall, "cpu_seconds": cpu}
+    return out
+
+
 def collect(results, build):
     progress("machine, compiler and package versions")
     cache = cmake_cache(build)
@@ -219,6 +289,7 @@ def collect(results, build):
             "kernel": " ".join(os.uname()[2:3]),
         },
         "compiler": {
+            **compiler_info(build, cache),
             "path": compiler,
             "version": run([compiler, "--version"]).splitlines()[0:1],
             "build_type": cache.get("CMAKE_BUILD_TYPE", ""),
@@ -236,8 +307,109 @@ def collect(results, build):
     if minimals:
         progress(f"sizes of {len(minimals)} minimal programs (strip, ldd)")
     env["executables"] = executable_sizes(build, minimals)
+    # Compile + link wall time of each minimal program (scripts/bench measured it), beside its size.
+    times = compile_times(results)
+    for lib, t in times.items():
+        if lib in env["executables"]:
+            env["executables"][lib]["compile"] = t
+    runs = max((len(t["runs_seconds"]) for t in times.values()), default=0)
+    env["compile_time_method"] = (
+        "wall time of `ninja -j 1 minimal_<lib>` after deleting its objects, static libraries and "
+        "executable (code generators not re-run), one program at a time, with the build's flags; " +
+        (f"the fastest of {runs} runs" if runs > 1 else "one run")) if times else ""
+    try:
+        with open(os.path.join(results, "memcpy_probe.json"), encoding="utf-8") as f:
+            env["memcpy_probe"] = json.load(f)
+    except (OSError, ValueError):
+        env["memcpy_probe"] = None
+    info = run_info(results)
+    env["run_environment"] = info.get("run_env", "")
     with open(os.path.join(results, "env.json"), "w", encoding="utf-8") as f:
         json.dump(env, f, indent=1)
+
+
+# ---------------------------------------------------------------------------
+# probe: the rep movsb trap
+# ---------------------------------------------------------------------------
+def loader_threshold(tunables):
+    """The x86_rep_movsb_threshold glibc's dynamic loader reports under these GLIBC_TUNABLES (or
+    None): shows that the tunable took effect."""
+    import glob
+
+    env = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}
+    if tunables:
+        env["GLIBC_TUNABLES"] = tunables
+    for loader in sorted(glob.glob("/lib64/ld-linux-*.so*") + glob.glob("/lib/ld-linux-*.so*")):
+        out = run([loader, "--list-tunables"], env=env)
+        m = re.search(r"x86_rep_movsb_threshold:\s*(\S+)", out)
+        if m:
+            return m.group(1)
+    return None
+
+
+def probe(results, policy, tunable):
+    """Compares memcpy_probe's two runs and decides whether the benchmarks run with the tunable."""
+    def load(name):
+        try:
+            with open(os.path.join(results, name), encoding="utf-8") as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            return None
+
+    default, tuned = load("memcpy_probe_default.json"), load("memcpy_probe_tuned.json")
+    rows = []
+    if default and tuned:
+        tuned_ns = {(r["bytes"], r["dst_offset"]): r["ns"] for r in tuned.get("results", [])}
+        for r in default.get("results", []):
+            t = tuned_ns.get((r["bytes"], r["dst_offset"]))
+            if t:
+                rows.append({"bytes": r["bytes"], "dst_offset": r["dst_offset"], "default_ns": r["ns"],
+                             "tuned_ns": t, "ratio": r["ns"] / t})
+    worst = max(rows, key=lambda r: r["ratio"]) if rows else None
+    pathological = bool(worst and worst["ratio"] > REP_MOVSB_LIMIT)
+    if policy == "disabled":
+        use, why = True, "--rep-movsb disabled: the tunable is set whatever the probe measured"
+    elif policy == "default":
+        use, why = False, "--rep-movsb default: glibc's memcpy as is, whatever the probe measured"
+    elif not rows:
+        use, why = False, "the probe did not run, so glibc's memcpy runs as is"
+    elif pathological:
+        use, why = True, (f"rep movsb is pathological here: memcpy of {fmt_block(worst['bytes'])} "
+                          f"(destination offset {worst['dst_offset']}) takes {worst['ratio']:.1f}× as long with "
+                          f"it as without (limit {REP_MOVSB_LIMIT}×)")
+    else:
+        use, why = False, (f"rep movsb is not pathological here: at most {worst['ratio']:.2f}× as slow as "
+                           f"without it (limit {REP_MOVSB_LIMIT}×)")
+    data = {
+        "tunable": tunable,
+        "limit": REP_MOVSB_LIMIT,
+        "policy": policy,
+        "rows": rows,
+        "worst_ratio": worst["ratio"] if worst else None,
+        "worst_bytes": worst["bytes"] if worst else None,
+        "worst_dst_offset": worst["dst_offset"] if worst else None,
+        "pathological": pathological if rows else None,
+        "tunable_used": use,
+        "glibc_tunables": tunable if use else "",
+        "reason": why,
+        "loader_threshold_default": loader_threshold(""),
+        "loader_threshold_tuned": loader_threshold(tunable),
+    }
+    with open(os.path.join(results, "memcpy_probe.json"), "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+    with open(os.path.join(results, "glibc_tunables.txt"), "w", encoding="utf-8") as f:
+        f.write(data["glibc_tunables"])
+    if rows:
+        print(f"  {'bytes':>9} {'dst offset':>10} {'as is ns':>10} {'tunable ns':>11} {'ratio':>7}")
+        for r in rows:
+            print(f"  {r['bytes']:>9,} {r['dst_offset']:>10} {r['default_ns']:>10,.1f} {r['tuned_ns']:>11,.1f} "
+                  f"{r['ratio']:>6.2f}×")
+    print(f"  {why}")
+    if use:
+        print(f"  ==> every benchmark executable runs with GLIBC_TUNABLES={tunable}")
+    else:
+        print("  ==> the benchmark executables run with glibc's memcpy as is (no GLIBC_TUNABLES)")
+    return 0
 
 
 # ---------------------------------------------------------------------------
@@ -432,6 +604,13 @@ def fmt_bytes(b):
     if b < 10 * 1024 * 1024:
         return f"{b / 1024:,.0f} KiB"
     return f"{b / 1024 / 1024:,.1f} MiB"
+
+
+def fmt_block(b):
+    """A block size of the memcpy probe: '4 KiB', '256 KiB', '100 B'."""
+    if b >= 1024 and b % 1024 == 0:
+        return f"{b // 1024:,} KiB"
+    return f"{b:,} B"
 
 
 def fmt_count(x):
@@ -951,7 +1130,8 @@ def machine_section(res):
                          f"{min(loads):.2f} to {max(loads):.2f} (other work on the machine shows up as noise)")
     if c:
         version = (c.get("version") or ["?"])[0]
-        lines.append(f"- Compiler: {version} (`{c.get('path', '?')}`), build type {c.get('build_type', '?')}")
+        lines.append(f"- Compiler and flags: **{c.get('summary') or '?'}** — {version} (`{c.get('path', '?')}`), "
+                     f"build type {c.get('build_type', '?')}")
         per = c.get("per_library", {})
         ref = per.get(REFERENCE) or next(iter(per.values()), None)
         if ref is not None:
@@ -985,6 +1165,54 @@ def machine_section(res):
     return "\n".join(lines)
 
 
+def memcpy_banner(res):
+    """The lines at the top of the report: compiler and flags, and whether glibc's rep movsb memcpy was
+    disabled."""
+    out = []
+    summary = res.env.get("compiler", {}).get("summary")
+    if summary:
+        out.append(f"**Built with {summary}.**")
+    p = res.env.get("memcpy_probe")
+    run_env = res.run.get("run_env", "")
+    if run_env:
+        why = p.get("reason", "") if p else ""
+        out.append(f"> **glibc's `rep movsb` memcpy was disabled for every library: every benchmark executable ran "
+                   f"with `{run_env}`.** {why[:1].upper() + why[1:]}. Code that copies with memcpy (memcpy, "
+                   "bifrons' bulk arrays, …) is faster here than with glibc's default; see the memcpy probe under "
+                   "Machine.")
+    elif p and p.get("worst_ratio") is not None:
+        out.append(f"glibc's memcpy ran as is (no GLIBC_TUNABLES): {p.get('reason', '')} (memcpy probe under "
+                   "Machine).")
+    elif p:
+        out.append(f"glibc's memcpy ran as is (no GLIBC_TUNABLES); {p.get('reason', '')}.")
+    return "\n\n".join(out)
+
+
+def memcpy_section(res):
+    p = res.env.get("memcpy_probe")
+    if not p:
+        return "No memcpy probe in this run."
+    lines = ["bench/probe/memcpy_probe copies one block repeatedly (the source page aligned, the destination page "
+             "aligned plus an offset: 16 is what malloc gives a fresh vector) and keeps the fastest batch; it ran "
+             f"twice, as is and with `GLIBC_TUNABLES={p.get('tunable', '?')}`, which keeps glibc's x86 memcpy from "
+             "using `rep movsb`.", ""]
+    rows = [[fmt_block(r["bytes"]), str(r["dst_offset"]), fmt_ns(r["default_ns"]), fmt_ns(r["tuned_ns"]),
+             fmt_ratio(r["ratio"])] for r in p.get("rows", [])]
+    if rows:
+        lines.append(table(["block", "destination offset", "as is, ns", "with the tunable, ns",
+                            "as is ÷ with the tunable"], rows, ["--:"] * 5))
+        lines.append("")
+    lines.append(f"- Verdict ({'policy ' + p['policy'] if p.get('policy') else ''}): {p.get('reason', '?')}; "
+                 f"pathological means more than {p.get('limit', REP_MOVSB_LIMIT)}× as slow at any size.")
+    lines.append("- Benchmark executables ran " + (f"**with `GLIBC_TUNABLES={p['glibc_tunables']}`**"
+                                                   if p.get("glibc_tunables") else "with glibc's memcpy as is") + ".")
+    if p.get("loader_threshold_default") or p.get("loader_threshold_tuned"):
+        lines.append(f"- glibc's `x86_rep_movsb_threshold` (from `ld.so --list-tunables`): "
+                     f"{p.get('loader_threshold_default') or '?'} as is, {p.get('loader_threshold_tuned') or '?'} "
+                     "with the tunable.")
+    return "\n".join(lines)
+
+
 def run_section(res):
     r = res.run
     lines = []
@@ -993,7 +1221,15 @@ def run_section(res):
     runs = "one run per benchmark (no repetitions)" if repetitions <= 1 else \
         f"the median of {repetitions} repetitions per benchmark"
     lines.append(f"- Mode: **{mode}**, `--benchmark_min_time={r.get('min_time', '?')}` per benchmark, {runs}")
-    lines.append(f"- Libraries: {', '.join(res.libraries)}")
+    summary = res.env.get("compiler", {}).get("summary")
+    opt = r.get("opt") or res.env.get("compiler", {}).get("opt", "?")
+    lines.append(f"- Optimization: **-{opt}**" + (f" (`--opt {opt}`)" if mode != "smoke" else " (smoke runs build at -O1)") +
+                 (f"; every benchmark executable and minimal program built with **{summary}**" if summary else ""))
+    run_env = r.get("run_env", "")
+    lines.append(f"- Benchmark executables ran with: " + (f"**`{run_env}`**" if run_env else
+                                                          "no GLIBC_TUNABLES (glibc's memcpy as is)") +
+                 f" (`--rep-movsb {r.get('rep_movsb_policy', 'auto')}`; see the memcpy probe under Machine)")
+    lines.append(f"- Libraries: {', '.join(display(lib) for lib in res.libraries)}")
     lines.append(f"- Workloads: {r.get('workloads', '?').replace(',', ', ')}; filter `{r.get('filter', '?')}`")
     times = [(k[len("time_ms_"):], int(v)) for k, v in r.items() if k.startswith("time_ms_") and v.isdigit()]
     if times:
@@ -1008,18 +1244,31 @@ def sizes_section(res):
     if not exes:
         return "No minimal programs were built in this run."
     ref = exes.get(REFERENCE, {}).get("stripped")
+    ref_time = (exes.get(REFERENCE, {}).get("compile") or {}).get("seconds")
     rows = []
     for lib, e in sorted(exes.items(), key=lambda kv: kv[1].get("stripped") or 0):
         shared = ", ".join(f"{s['name']} ({fmt_bytes(s['bytes'])})" for s in e.get("shared_libraries", []))
-        rows.append([f"**{lib}**" if lib == REFERENCE else lib, f"{e.get('stripped') or 0:,}",
+        compile_time = e.get("compile") or {}
+        t = compile_time.get("seconds")
+        cpu = min(compile_time.get("cpu_seconds") or [None], key=lambda x: x if x is not None else 0)
+        rows.append([f"**{lib}**" if lib == REFERENCE else display(lib), f"{e.get('stripped') or 0:,}",
                      fmt_ratio(e["stripped"] / ref) if ref and e.get("stripped") else "–",
+                     f"{t:.2f}" if t is not None else "–",
+                     fmt_ratio(t / ref_time) if t is not None and ref_time else "–",
+                     f"{cpu:.2f}" if cpu is not None else "–",
                      f"{e.get('bytes', 0):,}", shared or "none"])
+    summary = res.env.get("compiler", {}).get("summary")
+    method = res.env.get("compile_time_method")
     return ("Each `minimal_<lib>` program saves one small struct and loads it back (bench/minimal/). "
             "Sizes are of a stripped copy (`strip -o`). Every program links libc, libm, libstdc++ and libgcc_s "
             "dynamically; a peer library linked statically is counted, one loaded as a shared library is not "
-            "(it is listed with its file size instead).\n\n" +
-            table(["library", "stripped bytes", "÷ bifrons", "unstripped bytes", "shared libraries (not counted)"],
-                  rows, [":--", "--:", "--:", "--:", ":--"]))
+            "(it is listed with its file size instead)." +
+            (f" Compile + link: {method}" + (f" ({summary})" if summary else "") + ". On a machine other work "
+             "shares the wall time grows with the load; the CPU time (user + sys of the compiler and linker, "
+             "the fastest run's) grows less." if method else " No compile times in this run.") + "\n\n" +
+            table(["library", "stripped bytes", "÷ bifrons", "compile + link s (wall)", "÷ bifrons", "CPU s",
+                   "unstripped bytes", "shared libraries (not counted)"],
+                  rows, [":--", "--:", "--:", "--:", "--:", "--:", "--:", ":--"]))
 
 
 def not_measured_section(res):
@@ -1080,8 +1329,12 @@ def render_markdown(res, plots, image_prefix, published=False):
                "nanoseconds** (Google Benchmark's `cpu_time`), lower is better. In the tables, `(k×)` after a time "
                "is that library's time divided by bifrons' time for the same operation and case: **k > 1 means "
                "bifrons is k times faster**, k < 1 means the other library is faster.")
+    banner = memcpy_banner(res)
+    if banner:
+        out += ["", banner]
     out += ["", "## Run", "", run_section(res)]
     out += ["", "## Machine", "", machine_section(res)]
+    out += ["", "### memcpy probe (rep movsb)", "", memcpy_section(res)]
     out += ["", "## Targets", ""]
     if res.run.get("mode") == "smoke":
         out += ["*Smoke run (one iteration per benchmark, built at -O1): the timings below mean nothing.*", ""]
@@ -1170,6 +1423,10 @@ def print_summary(res):
     for row in rows:
         print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)))
     print()
+    summary = res.env.get("compiler", {}).get("summary")
+    if summary:
+        print(f"Built with {summary}; benchmark executables ran with "
+              f"{res.run.get('run_env') or 'no GLIBC_TUNABLES (glibc memcpy as is)'}.")
     if res.run.get("mode") == "smoke":
         print("Performance targets: not evaluated (smoke run: built at -O1, one iteration per benchmark).")
     else:
@@ -1212,6 +1469,10 @@ def render(results, plots_enabled=True):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("probe")
+    p.add_argument("results")
+    p.add_argument("--policy", choices=["auto", "disabled", "default"], default="auto")
+    p.add_argument("--tunable", required=True)
     p = sub.add_parser("collect")
     p.add_argument("results")
     p.add_argument("--build", required=True)
@@ -1224,6 +1485,8 @@ def main():
     p.add_argument("--images", required=True)
     args = parser.parse_args()
 
+    if args.command == "probe":
+        return probe(args.results, args.policy, args.tunable)
     if args.command == "collect":
         collect(args.results, args.build)
         return 0
