@@ -567,8 +567,8 @@ class Results:
 
 
 def order_libraries(libraries):
-    rest = sorted(lib for lib in libraries if lib != REFERENCE and lib not in BASELINES)
-    head = [REFERENCE] if REFERENCE in libraries else []
+    rest = sorted(lib for lib in libraries if lib not in (REFERENCE, RECORD) and lib not in BASELINES)
+    head = [lib for lib in (REFERENCE, RECORD) if lib in libraries]
     return head + rest + [lib for lib in BASELINES if lib in libraries]
 
 
@@ -672,7 +672,7 @@ def summary_rows(res):
                 sizes.append(s / ref)
         account = "account/account"
         rows.append([
-            library,
+            display(library),
             f"{len(supported)}/{len(checks)}" if checks else "–",
             str(len(failed) + errors) if (failed or errors) else "0",
             "–" if library == REFERENCE else fmt_ratio(ser),
@@ -688,7 +688,18 @@ def summary_rows(res):
 
 
 def targets(res):
-    """[(description, status, detail)]; status is 'met', 'NOT met' or 'not measured'."""
+    """Every target, [(description, status, detail)]; status is 'met', 'NOT met' or 'not measured'."""
+    return [t for _, group in target_groups(res) for t in group]
+
+
+def target_groups(res):
+    """[(title, [(description, status, detail)])]."""
+    return [("Against the peers and memcpy", general_targets(res)),
+            ("Issue 10: record blocks, bulk arrays, the hand-written codec, compile time and size",
+             issue10_targets(res))]
+
+
+def general_targets(res):
     out = []
     account = "account/account"
 
@@ -747,6 +758,130 @@ def targets(res):
     return out
 
 
+OP_LABEL = {"serialize": "serialize", "serialize_fixed": "serialize_fixed", "deserialize": "deserialize",
+            "deserialize_reuse": "deserialize into a reused container"}
+
+
+def cases_of(res, families, min_n=None):
+    """The cases of this run in these (workload, family) pairs, with n >= min_n."""
+    out = []
+    for case in res.case_order:
+        workload, family, n = split_case(case)
+        if (workload, family) in families and (min_n is None or (n is not None and n >= min_n)):
+            out.append(case)
+    return out
+
+
+def case_label(case):
+    workload, family, n = split_case(case)
+    return f"{workload}/{family}" + (f" n = {n:,}" if n is not None else "")
+
+
+def sizes_label(cases):
+    """The sizes of each family among these cases: 'vector_int32 n = 32, 8,192; vector_float n = 32'."""
+    by_family = {}
+    for case in cases:
+        workload, family, n = split_case(case)
+        by_family.setdefault(family, set()).add(n)
+    return "; ".join(f"{family} n = {', '.join(f'{n:,}' for n in sorted(x for x in ns if x is not None))}"
+                     for family, ns in by_family.items())
+
+
+def ratio_target(res, desc, library, other, cases, ops, threshold, kind):
+    """One target over several cases and operations, judged by its worst one.
+
+    kind 'throughput': other's time / library's time >= threshold (other is the baseline, e.g.
+    memcpy: library reaches that fraction of its throughput). kind 'faster': other's time /
+    library's time > threshold (library is faster). kind 'at_most': library's time / other's time
+    <= threshold (library takes at most that many times other's time)."""
+    rows = []
+    for case in cases:
+        for op in ops:
+            t, o = res.time(case, library, op), res.time(case, other, op)
+            if t is not None and o is not None:
+                x = t / o if kind == "at_most" else o / t
+                rows.append((case, op, t, o, x))
+    if not rows:
+        wanted = ", ".join(OP_LABEL[op] for op in ops)
+        return desc, "not measured", (f"no {wanted} results for both {display(library)} and {display(other)} "
+                                      f"in this run" + (f" (cases: {sizes_label(cases)})" if cases else
+                                                        " (none of the cases ran)"))
+    if kind == "at_most":
+        worst = max(rows, key=lambda r: r[4])
+        bad = [r for r in rows if r[4] > threshold]
+    elif kind == "faster":
+        worst = min(rows, key=lambda r: r[4])
+        bad = [r for r in rows if r[4] <= threshold]
+    else:
+        worst = min(rows, key=lambda r: r[4])
+        bad = [r for r in rows if r[4] < threshold]
+    case, op, t, o, x = worst
+    value = f"{100 * x:.1f}%" if kind == "throughput" else fmt_ratio(x)
+    what = {"throughput": f"{possessive(other)} time ÷ {possessive(library)}",
+            "faster": f"{possessive(other)} time ÷ {possessive(library)}",
+            "at_most": f"{possessive(library)} time ÷ {possessive(other)}"}[kind]
+    detail = (f"{'worst ' if len(rows) > 1 else ''}{value} ({what}; {OP_LABEL[op]}, {case_label(case)}: {fmt_ns(t)} ns vs {display(other)} "
+              f"{fmt_ns(o)} ns)")
+    if len(rows) > 1:
+        detail += f"; {len(rows) - len(bad)} of {len(rows)} measurements pass"
+        detail += f" ({', '.join(OP_LABEL[op] for op in ops)}; {sizes_label(sorted({r[0] for r in rows}, key=cases.index))})"
+    return desc, "NOT met" if bad else "met", detail
+
+
+def issue10_targets(res):
+    out = []
+    record_cases = cases_of(res, {("cereal_fwd", "vector_integer_class_uniform"),
+                                  ("cereal_fwd", "vector_integer_class_normal")})
+    rec = display(RECORD)
+    for op in ("serialize", "deserialize"):
+        out.append(ratio_target(
+            res, f"record blocks: {rec} vector<IntegerClass> {op} throughput ≥ 80% of memcpy (uniform and normal, "
+            f"every size)", RECORD, "memcpy", record_cases, [op], 0.8, "throughput"))
+    for other, name in (("flatbuffers", "FlatBuffers"), ("sbe", "SBE")):
+        out.append(ratio_target(
+            res, f"record blocks: {rec} vector<IntegerClass> serializes and deserializes faster than {name} "
+            f"(every case)", RECORD, other, record_cases, ["serialize", "deserialize"], 1.0, "faster"))
+    for other, name in (("cereal_binary", "cereal binary"), ("boost_binary", "Boost binary"),
+                        ("protobuf", "protobuf")):
+        out.append(ratio_target(
+            res, f"vector<IntegerClass>: bifrons (default encoding) serializes and deserializes faster than {name} "
+            f"at every size", REFERENCE, other, record_cases, ["serialize", "deserialize"], 1.0, "faster"))
+    array_cases = cases_of(res, {("cereal_fwd", "vector_int32"), ("cereal_fwd", "vector_float"),
+                                 ("survey", "vector_int"), ("survey", "vector_double")}, min_n=32)
+    for op, threshold in (("serialize", 0.95), ("deserialize", 0.9), ("deserialize_reuse", 0.9)):
+        what = {"serialize": "serialize", "deserialize": "deserialize into a fresh container",
+                "deserialize_reuse": "deserialize into a reused container"}[op]
+        out.append(ratio_target(
+            res, f"arithmetic arrays (vector_int32, vector_float, vector_int, vector_double; n ≥ 32): bifrons {what} "
+            f"throughput ≥ {100 * threshold:.0f}% of memcpy", REFERENCE, "memcpy", array_cases, [op], threshold,
+            "throughput"))
+    account = ["account/account"] if "account/account" in res.case_order else []
+    for library, op, threshold in ((REFERENCE, "serialize", 1.1), (REFERENCE, "deserialize", 1.3),
+                                   (RECORD, "serialize", 1.0), (RECORD, "deserialize", 1.0)):
+        out.append(ratio_target(
+            res, f"Account: {display(library)} {op} time ≤ {threshold:.1f}× the hand-written codec's", library,
+            "handwritten", account, [op], threshold, "at_most"))
+    exes = res.env.get("executables", {})
+    other = "cereal_binary"
+    mine, theirs = exes.get(REFERENCE, {}), exes.get(other, {})
+    desc = f"compile time of the minimal program: bifrons ≤ cereal binary ({other})"
+    a, b = (mine.get("compile") or {}).get("seconds"), (theirs.get("compile") or {}).get("seconds")
+    if a is None or b is None:
+        out.append((desc, "not measured", "no compile time for minimal_bifrons and minimal_cereal_binary in this run"
+                    + (" (smoke runs do not build the minimal programs)" if res.run.get("mode") == "smoke" else "")))
+    else:
+        cpu = [min((x.get("compile") or {}).get("cpu_seconds") or [0]) for x in (mine, theirs)]
+        out.append((desc, "met" if a <= b else "NOT met", f"{a:.2f} s vs {b:.2f} s wall ({a / b:.2f}×); "
+                    f"CPU {cpu[0]:.2f} s vs {cpu[1]:.2f} s"))
+    desc = f"stripped size of the minimal program: bifrons ≤ cereal binary ({other})"
+    a, b = mine.get("stripped"), theirs.get("stripped")
+    if not a or not b:
+        out.append((desc, "not measured", "no stripped size for minimal_bifrons and minimal_cereal_binary in this run"))
+    else:
+        out.append((desc, "met" if a <= b else "NOT met", f"{a:,} B vs {b:,} B ({a / b:.2f}×)"))
+    return out
+
+
 # ---------------------------------------------------------------------------
 # Plots
 # ---------------------------------------------------------------------------
@@ -792,7 +927,7 @@ def lacking_text(groups, width=None, prefix="no data: "):
     """'no data: sbe, capnp (not supported); xdr (not built here)', wrapped to width characters."""
     if not groups:
         return ""
-    text = prefix + "; ".join(f"{', '.join(libs)} ({why})" for why, libs in groups)
+    text = prefix + "; ".join(f"{', '.join(display(lib) for lib in libs)} ({why})" for why, libs in groups)
     if width:
         import textwrap
 
@@ -809,6 +944,8 @@ def library_styles(libraries):
     for lib in libraries:
         if lib == REFERENCE:
             styles[lib] = dict(color="black", marker="o", linewidth=2.6, markersize=7, zorder=10)
+        elif lib == RECORD:
+            styles[lib] = dict(color="black", marker="D", linestyle="-.", linewidth=2.0, markersize=6, zorder=10)
         elif lib == "memcpy":
             styles[lib] = dict(color="0.45", marker="", linestyle="--", linewidth=1.8, zorder=9)
         elif lib == "handwritten":
@@ -859,7 +996,7 @@ def plot_sweep(res, workload, family, cases, styles, path):
                     xs.append(x_of(workload, family, n))
                     ys.append(y)
             if xs:
-                (line,) = ax.plot(xs, ys, label=lib, **styles[lib])
+                (line,) = ax.plot(xs, ys, label=display(lib), **styles[lib])
                 handles.setdefault(lib, line)
                 drawn[-1].add(lib)
         ax.set_xscale("log")
@@ -877,7 +1014,7 @@ def plot_sweep(res, workload, family, cases, styles, path):
         absent = [lib for lib in res.libraries if lib in handles and lib not in libs]
         if absent:
             what = "no serialize time" if op == "serialize" else "no deserialize time" if op else "no size"
-            notes.append(f"{what}: {', '.join(absent)}")
+            notes.append(f"{what}: {', '.join(display(lib) for lib in absent)}")
         if op is None and REFERENCE in libs:
             # Sizes within 2% of bifrons' at every point draw under its line.
             ref = [res.size(case, REFERENCE) for _, case in cases]
@@ -885,7 +1022,7 @@ def plot_sweep(res, workload, family, cases, styles, path):
                 abs((res.size(case, lib) or 0) - r) <= 0.02 * r
                 for (_, case), r in zip(cases, ref) if r and res.ran(case, lib))]
             if same:
-                notes.append(f"within 2% of {REFERENCE}, under its line:\n{', '.join(same)}")
+                notes.append(f"within 2% of {REFERENCE}, under its line:\n{', '.join(display(lib) for lib in same)}")
         if notes:
             ax.text(0.02, 0.98, "\n".join(notes), transform=ax.transAxes, va="top", fontsize=9,
                     color="0.3", bbox=dict(facecolor="white", edgecolor="0.8", alpha=0.85))
@@ -894,7 +1031,8 @@ def plot_sweep(res, workload, family, cases, styles, path):
         title += f"\n{REFERENCE} does not support this case"
     fig.suptitle(title, fontsize=13)
     labels = [lib for lib in res.libraries if lib in handles]
-    fig.legend([handles[lib] for lib in labels], labels, loc="center right", fontsize=10, frameon=False)
+    fig.legend([handles[lib] for lib in labels], [display(lib) for lib in labels], loc="center right", fontsize=10,
+               frameon=False)
     note = lacking_text(lacking(res, cases, lambda lib: lib in handles), width=190,
                         prefix="Not in this plot (no data): ")
     bottom = 0.0
@@ -939,7 +1077,7 @@ def plot_single(res, workload, family, case, styles, path):
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}"))
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_yticks(list(ys))
-    ax.set_yticklabels(libs)
+    ax.set_yticklabels([display(lib) for lib in libs])
     for label in ax.get_yticklabels():
         if label.get_text() == REFERENCE:
             label.set_fontweight("bold")
@@ -1022,7 +1160,7 @@ def family_table(res, cases):
             if not res.ran(case, lib):
                 continue
             row = [str(n)] if multi else []
-            row.append(f"**{lib}**" if lib == REFERENCE else lib)
+            row.append(f"**{lib}**" if lib == REFERENCE else display(lib))
             if res.status(case, lib) == "FAIL":
                 msg = res.checks[lib][case]["message"]
                 rows.append(row + [f"**FAILED**: {msg}"] + [""] * 6)
@@ -1065,7 +1203,7 @@ def unsupported_lines(res, cases):
                 by_lib.setdefault(lib, c["message"])
     if not by_lib:
         return ""
-    return "Not supported: " + "; ".join(f"{lib} ({md_escape(msg)})" for lib, msg in by_lib.items()) + "."
+    return "Not supported: " + "; ".join(f"{display(lib)} ({md_escape(msg)})" for lib, msg in by_lib.items()) + "."
 
 
 def speedup_tables(res):
@@ -1085,7 +1223,8 @@ def speedup_tables(res):
         if rows:
             parts.append(f"**{title}** — other library's time ÷ bifrons' time (geometric mean over the sizes; "
                          f"> 1: bifrons is that many times faster)\n\n" +
-                         table(["case family"] + others, rows, [":--"] + ["--:"] * len(others)))
+                         table(["case family"] + [display(lib) for lib in others], rows,
+                               [":--"] + ["--:"] * len(others)))
     rows = []
     for workload, family, cases in res.families():
         cells = []
@@ -1100,7 +1239,7 @@ def speedup_tables(res):
             rows.append([f"{workload}/{family}"] + cells)
     if rows:
         parts.append("**encoded size** — other library's bytes ÷ bifrons' bytes (geometric mean over the sizes)\n\n" +
-                     table(["case family"] + others, rows, [":--"] + ["--:"] * len(others)))
+                     table(["case family"] + [display(lib) for lib in others], rows, [":--"] + ["--:"] * len(others)))
     return "\n\n".join(parts)
 
 
@@ -1339,10 +1478,13 @@ def render_markdown(res, plots, image_prefix, published=False):
     if res.run.get("mode") == "smoke":
         out += ["*Smoke run (one iteration per benchmark, built at -O1): the timings below mean nothing.*", ""]
     out += [f"Performance goals, informational: a target not met is not a failure of the run. "
-            f"{targets_line(res).capitalize()}.", ""]
-    for desc, status, detail in targets(res):
-        mark = {"met": "**met**", "NOT met": "**NOT met**"}.get(status, f"*{status}*")
-        out.append(f"- {mark} — {desc}: {detail}")
+            f"{targets_line(res).capitalize()}. Each is computed from this run alone.", ""]
+    for title, group in target_groups(res):
+        out += [f"**{title}**", ""]
+        for desc, status, detail in group:
+            mark = {"met": "**met**", "NOT met": "**NOT met**"}.get(status, f"*{status}*")
+            out.append(f"- {mark} — {desc}: {detail}")
+        out.append("")
     header, rows = summary_rows(res)
     out += ["", "## Summary", "",
             "Ratios are geometric means over every case both the library and bifrons ran (so libraries that "
@@ -1377,8 +1519,12 @@ def render_markdown(res, plots, image_prefix, published=False):
             "(protobuf, FlatBuffers, Cap'n Proto, SBE) convert from and to those types inside the timed region.",
             "- Before anything is timed every case is round-tripped through a fresh object, a reused object and, "
             "where offered, a fixed buffer, and compared with the original; a failing case shows as FAILED.",
-            "- `memcpy` copies a count and the raw bytes (bulk cases only): the speed limit. `handwritten` is a "
-            "hand-written fixed-layout encoder/decoder of the Account model with bounds-checked decoding.",
+            "- `memcpy` copies a count and the raw bytes (flat arrays, strings and vector<IntegerClass> only): the "
+            "speed limit. `handwritten` is a hand-written fixed-layout encoder/decoder of the Account model with "
+            "bounds-checked decoding.",
+            f"- `{RECORD}` ({display(RECORD)}) is bifrons' adapter with IntegerClass, Order and Balance declared "
+            "records (`bifrons::enable_record`): a different, fixed-width encoding, so its bytes differ from "
+            "bifrons'; its round trips, like every library's, compare values.",
             "- One process per library; each benchmark runs until `--benchmark_min_time` seconds of CPU time are "
             "spent; heap counters come from an interposed malloc (bench/harness/alloc_hook.cpp).",
             "- CPU time, not wall time: on a virtual machine that other work shares, wall time also counts the "
@@ -1431,8 +1577,10 @@ def print_summary(res):
         print("Performance targets: not evaluated (smoke run: built at -O1, one iteration per benchmark).")
     else:
         print(f"Performance targets (informational; a target not met is not a failure): {targets_line(res)}")
-        for desc, status, detail in targets(res):
-            print(f"  [{status.lower()}] {desc}: {detail}")
+        for title, group in target_groups(res):
+            print(f" {title}:")
+            for desc, status, detail in group:
+                print(f"  [{status.lower()}] {desc}: {detail}")
     failures = res.failures()
     if failures:
         print()
