@@ -1360,14 +1360,20 @@ def run_section(res):
     runs = "one run per benchmark (no repetitions)" if repetitions <= 1 else \
         f"the median of {repetitions} repetitions per benchmark"
     lines.append(f"- Mode: **{mode}**, `--benchmark_min_time={r.get('min_time', '?')}` per benchmark, {runs}")
-    summary = res.env.get("compiler", {}).get("summary")
-    opt = r.get("opt") or res.env.get("compiler", {}).get("opt", "?")
-    lines.append(f"- Optimization: **-{opt}**" + (f" (`--opt {opt}`)" if mode != "smoke" else " (smoke runs build at -O1)") +
-                 (f"; every benchmark executable and minimal program built with **{summary}**" if summary else ""))
-    run_env = r.get("run_env", "")
-    lines.append(f"- Benchmark executables ran with: " + (f"**`{run_env}`**" if run_env else
-                                                          "no GLIBC_TUNABLES (glibc's memcpy as is)") +
-                 f" (`--rep-movsb {r.get('rep_movsb_policy', 'auto')}`; see the memcpy probe under Machine)")
+    compiler = res.env.get("compiler", {})
+    summary = compiler.get("summary")
+    # Runs from before --opt recorded only the flags.
+    m = re.search(r"-O(\w+)", compiler.get("cxx_flags_build_type", ""))
+    opt = r.get("opt") or compiler.get("opt") or (f"O{m.group(1)}" if m else "")
+    if opt:
+        lines.append(f"- Optimization: **-{opt}**" + (f" (`--opt {opt}`)" if mode != "smoke" else
+                                                      " (smoke runs build at -O1)") +
+                     (f"; every benchmark executable and minimal program built with **{summary}**" if summary else ""))
+    if "rep_movsb_policy" in r:
+        run_env = r.get("run_env", "")
+        lines.append("- Benchmark executables ran with: " + (f"**`{run_env}`**" if run_env else
+                                                             "no GLIBC_TUNABLES (glibc's memcpy as is)") +
+                     f" (`--rep-movsb {r['rep_movsb_policy']}`; see the memcpy probe under Machine)")
     lines.append(f"- Libraries: {', '.join(display(lib) for lib in res.libraries)}")
     lines.append(f"- Workloads: {r.get('workloads', '?').replace(',', ', ')}; filter `{r.get('filter', '?')}`")
     times = [(k[len("time_ms_"):], int(v)) for k, v in r.items() if k.startswith("time_ms_") and v.isdigit()]
