@@ -426,7 +426,8 @@ TEST(Error, CodesAreStableAndDescribed) {
                                         {errc::out_of_memory, 13},
                                         {errc::stream_error, 14},
                                         {errc::user_error, 15},
-                                        {errc::bucket_limit_exceeded, 16}};
+                                        {errc::bucket_limit_exceeded, 16},
+                                        {errc::invalid_stride, 17}};
   std::set<std::string> descriptions;
   for (const auto& [code, value] : codes) {
     EXPECT_EQ(static_cast<int>(code), value);

@@ -18,6 +18,7 @@
 #include "error.hpp"
 #include "fields.hpp"
 #include "read_options.hpp"
+#include "record.hpp"
 
 namespace bifrons {
 namespace detail {

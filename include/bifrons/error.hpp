@@ -35,6 +35,7 @@ enum class errc : std::uint8_t {
   stream_error = 14,          ///< an iostream failed
   user_error = 15,            ///< a user load() threw an exception that is not a bifrons::error
   bucket_limit_exceeded = 16, ///< a hash bucket holds more keys than read_options::max_bucket_size
+  invalid_stride = 17,        ///< a record's size in the data ends inside one of the reader's fields
 };
 
 /// A short English description of an error code.
@@ -57,6 +58,7 @@ constexpr const char* describe(errc e) noexcept {
     case errc::stream_error: return "stream error";
     case errc::user_error: return "exception thrown by user code";
     case errc::bucket_limit_exceeded: return "hash bucket limit exceeded (colliding keys)";
+    case errc::invalid_stride: return "record size ends inside a field";
   }
   return "unknown error";
 }

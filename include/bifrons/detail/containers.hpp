@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "codec.hpp"
+#include "record_codec.hpp"
 #include "scalars.hpp"
 
 namespace bifrons::detail {
@@ -175,31 +176,49 @@ void read_elements(source& in, It first, std::size_t n, std::size_t reused) {
   }
 }
 
+/// Encoded size of a sequence of the n elements of r: the count, then the elements (records:
+/// the stride and the block, when there are any).
+template <class Range>
+BIFRONS_INLINE std::size_t sequence_size(const Range& r, std::size_t n) {
+  using T = std::remove_cvref_t<decltype(*std::begin(r))>;
+  if constexpr (record<T>)
+    return n == 0 ? 1 : varint_size(n) + varint_size(record_layout<T>::size) + n * record_layout<T>::size;
+  else
+    return varint_size(n) + elements_size(r, n);
+}
+
+template <class Range>
+BIFRONS_INLINE std::byte* write_sequence(std::byte* out, const Range& r, std::size_t n) {
+  using T = std::remove_cvref_t<decltype(*std::begin(r))>;
+  out = write_varint(out, n);
+  if constexpr (record<T>) {
+    if (n == 0) return out;
+    return write_records(write_varint(out, record_layout<T>::size), r, n);
+  } else {
+    return write_elements(out, r, n);
+  }
+}
+
 /// vector, deque, list, forward_list, basic_string: count + elements.
 template <class C>
 struct sequence_codec {
   using T = typename C::value_type;
   static constexpr std::size_t min_size = 1;
 
-  static std::size_t size(const C& c) {
-    const std::size_t n = range_size(c);
-    return varint_size(n) + elements_size(c, n);
-  }
+  static std::size_t size(const C& c) { return sequence_size(c, range_size(c)); }
   /// Elements of a bounded size (small structs, integers) are counted at their maximum, without
   /// visiting them.
   static std::size_t size_bound(const C& c) {
     constexpr std::size_t max = max_size_of<T>;
-    if constexpr (!block_element<T> && max != unbounded && max != 0) {
+    if constexpr (!block_element<T> && !record<T> && max != unbounded && max != 0) {
       const std::size_t n = range_size(c);
       if (n <= (unbounded - max_varint_size) / max) return varint_size(n) + n * max;
     }
     return size(c);
   }
-  static std::byte* write(std::byte* out, const C& c) {
-    const std::size_t n = range_size(c);
-    return write_elements(write_varint(out, n), c, n);
-  }
+  static std::byte* write(std::byte* out, const C& c) { return write_sequence(out, c, range_size(c)); }
   static void read(source& in, C& c) {
+    if constexpr (record<T>) return read_record_block(in, c);
     const std::size_t n = in.read_count(element_min_size<T>(), allocation_per_element<C>(), c.max_size());
     if (in.failed()) return;
     if constexpr (memcpy_block_element<T> && requires(const T* p) { c.assign(p, p + n); }) {
@@ -217,24 +236,71 @@ struct sequence_codec {
           return;
         }
       }
-      if constexpr (sizeof(T) == 1) {
-        const auto* first = reinterpret_cast<const T*>(p);
+      // From a pointer range of a trivially copyable type, the standard libraries' assign() is a
+      // single memmove into the new storage at every optimization level; from any other
+      // iterator it is an element loop, which GCC vectorizes only at -O3 (5 instructions per
+      // int32 at -O2). So the block is handed over as a `const T*` although it need not be
+      // aligned for T: the pointer only reaches memmove, which reads bytes. One element is the
+      // exception: newer libstdc++ copies it by assignment through the pointer, a misaligned
+      // load, so it goes through block_iterator, which loads with memcpy. (Written out here
+      // rather than in a helper: behind one, GCC no longer inlined std::string's assign.)
+      const auto* first = reinterpret_cast<const T*>(p);
+      if (sizeof(T) == 1 || n > 1) [[likely]]
         c.assign(first, first + n);
-      } else {
+      else if constexpr (sizeof(T) != 1)
         c.assign(block_iterator<T>(p), block_iterator<T>(p + n * sizeof(T)));
-      }
       return;
     }
     const std::size_t reused = std::min(range_size(c), n);
     c.resize(n);
     read_elements(in, std::begin(c), n, reused);
   }
+
+ private:
+  /// varint(count), then (if count > 0) varint(stride) and count x stride bytes.
+  static void read_record_block(source& in, C& c) {
+    const std::byte* start = in.position();
+    const std::uint64_t count = in.read_varint();
+    if (in.failed()) return;
+    if (count == 0) return c.clear();
+    const std::uint64_t wire_stride = read_stride<T>(in);
+    if (in.failed()) return;
+    if (wire_stride > in.remaining()) return in.fail_at(errc::count_exceeds_input, start);
+    // Each record takes `stride` bytes; records of zero bytes are bounded by the element limit
+    // and the allocation budget.
+    const auto stride = static_cast<std::size_t>(wire_stride);
+    const std::size_t n = in.check_count(start, count, stride, allocation_per_element<C>(), c.max_size());
+    if (in.failed()) return;
+    const std::byte* p = in.skip(n * stride);
+    if constexpr (record_layout<T>::memory_is_wire && std::ranges::contiguous_range<C> &&
+                  requires(const T* q) { c.assign(q, q + n); }) {
+      if (stride == record_layout<T>::size && n > 1) {
+        // One memmove into fresh storage, as for arithmetic blocks (see assign_block).
+        const auto* first = reinterpret_cast<const T*>(p);
+        if (n <= c.size()) {
+          std::memcpy(std::ranges::data(c), p, n * stride);
+          c.erase(c.begin() + static_cast<std::ptrdiff_t>(n), c.end());
+        } else {
+          c.assign(first, first + n);
+        }
+        return;
+      }
+    }
+    const std::size_t reused = std::min(range_size(c), n);
+    c.resize(n);
+    read_records(in, p, stride, std::begin(c), n, reused);
+  }
 };
 
 /// std::array and C arrays: the elements only.
 template <class A, class T, std::size_t N>
 struct fixed_array_codec {
-  static constexpr std::size_t min_size = N * element_min_size<T>();
+  static constexpr std::size_t min_size = [] {
+    if constexpr (record<T>)
+      return N == 0 ? 0 : 1;  // varint(stride), then N records of the stride
+    else
+      return N * element_min_size<T>();
+  }();
   // Arrays of bytes and of host-layout numbers (char symbol[10], std::array<double, 3>) are one
   // memcpy of a size known at compile time, which the compiler turns into a few moves.
   static constexpr bool raw = memcpy_block_element<T> && N != 0;
@@ -242,15 +308,25 @@ struct fixed_array_codec {
   static constexpr std::size_t max_size = [] {
     if constexpr (block_element<T>)
       return N * wire_width<T>;
+    else if constexpr (record<T>)
+      return N == 0 ? 0 : varint_size(record_layout<T>::size) + N * record_layout<T>::size;
     else if constexpr (max_size_of<T> == unbounded || N > unbounded / (max_size_of<T> + 1))
       return unbounded;
     else
       return N * max_size_of<T>;
   }();
 
-  static std::size_t size(const A& a) { return elements_size(a, N); }
+  static std::size_t size(const A& a) {
+    if constexpr (record<T>)
+      return max_size;
+    else
+      return elements_size(a, N);
+  }
   static std::byte* write(std::byte* out, const A& a) {
-    if constexpr (raw) {
+    if constexpr (record<T>) {
+      if constexpr (N == 0) return out;
+      return write_records(write_varint(out, record_layout<T>::size), a, N);
+    } else if constexpr (raw) {
       std::memcpy(out, std::data(a), N * sizeof(T));
       return out + N * sizeof(T);
     } else {
@@ -258,7 +334,16 @@ struct fixed_array_codec {
     }
   }
   static void read(source& in, A& a) {
-    if constexpr (raw) {
+    if constexpr (record<T>) {
+      if constexpr (N == 0) return;
+      const std::byte* at = in.position();
+      const std::uint64_t stride = read_stride<T>(in);
+      if (in.failed()) return;
+      if (stride != 0 && (stride > in.remaining() || N > in.remaining() / stride))
+        return in.fail_at(errc::unexpected_end, at);
+      const auto width = static_cast<std::size_t>(stride);
+      read_records(in, in.skip(N * width), width, std::begin(a), N, in.fresh ? 0 : N);
+    } else if constexpr (raw) {
       if (const std::byte* p = in.take(N * sizeof(T))) read_fixed(in, p, a);
     } else {
       // The elements belong to the enclosing object, so they are as fresh as it is.

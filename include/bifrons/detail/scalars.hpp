@@ -61,6 +61,29 @@ constexpr bool fits(W v) noexcept {
   return static_cast<std::uint64_t>(v) <= static_cast<std::uint64_t>(limits::max());
 }
 
+/// The largest varint (after zigzag, for signed types) whose value fits T: one comparison on
+/// the raw varint replaces the range check on the value, which branched on its sign. Zigzag maps
+/// the N-bit signed range onto [0, 2^N - 1].
+template <class T>
+inline constexpr std::uint64_t max_raw_varint = [] {
+  using W = wire_integer_t<T>;
+  if constexpr (std::is_signed_v<W>)
+    return sizeof(T) >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * sizeof(T))) - 1;
+  else if constexpr (std::is_same_v<std::remove_cv_t<T>, wchar_t>)
+    return static_cast<std::uint64_t>(std::numeric_limits<std::make_unsigned_t<wchar_t>>::max());
+  else
+    return static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+}();
+
+/// The value of T that the raw varint v (at most max_raw_varint<T>) stands for.
+template <class T>
+BIFRONS_INLINE constexpr T varint_value(std::uint64_t v) noexcept {
+  if constexpr (std::is_signed_v<wire_integer_t<T>>)
+    return static_cast<T>(unzigzag(v));
+  else
+    return static_cast<T>(v);
+}
+
 template <class T>
 BIFRONS_INLINE void read_varint_integer(source& in, T& v) noexcept {
   // A one-byte varint (0..127, or -64..63 after zigzag) fits every integer type, so the common
@@ -74,20 +97,11 @@ BIFRONS_INLINE void read_varint_integer(source& in, T& v) noexcept {
   }
   const std::byte* start = in.position();
   const std::uint64_t raw = in.read_varint();
-  if constexpr (std::is_signed_v<wire_integer_t<T>>) {
-    const std::int64_t value = unzigzag(raw);
-    if (!fits<T>(value)) [[unlikely]] {
-      in.fail_at(errc::value_out_of_range, start);
-      return;
-    }
-    v = static_cast<T>(value);
-  } else {
-    if (!fits<T>(raw)) [[unlikely]] {
-      in.fail_at(errc::value_out_of_range, start);
-      return;
-    }
-    v = static_cast<T>(raw);
+  if (raw > max_raw_varint<T>) [[unlikely]] {
+    in.fail_at(errc::value_out_of_range, start);
+    return;
   }
+  v = varint_value<T>(raw);
 }
 
 // ---- contiguous arrays of arithmetic types ----------------------------------------------------

@@ -24,6 +24,7 @@ class source {
       : begin_(data),
         ptr_(data),
         limit_(data + size),
+        end_(data + size),
         depth_left_(options.max_depth),
         alloc_left_(options.max_alloc_bytes),
         max_elements_(options.max_elements),
@@ -35,6 +36,9 @@ class source {
   [[nodiscard]] std::size_t offset() const noexcept { return static_cast<std::size_t>(ptr_ - begin_); }
   [[nodiscard]] const std::byte* position() const noexcept { return ptr_; }
   [[nodiscard]] const std::byte* begin() const noexcept { return begin_; }
+  /// Bytes that can be read from the current position without leaving the input: past the
+  /// enclosing struct's end, for decoders that check where they stopped afterwards.
+  [[nodiscard]] std::size_t readable() const noexcept { return static_cast<std::size_t>(end_ - ptr_); }
   /// Bytes left before the end of the input or of the enclosing struct.
   [[nodiscard]] std::size_t remaining() const noexcept { return static_cast<std::size_t>(limit_ - ptr_); }
   [[nodiscard]] bool at_limit() const noexcept { return ptr_ == limit_; }
@@ -108,16 +112,23 @@ class source {
     return static_cast<U>(v);
   }
 
-  /// Reads an element count and checks it before anything is allocated, in this order: against
-  /// the elements limit, against the bytes left (each element needs at least min_wire bytes),
-  /// against max_count (the container's max_size(), so that no count reaches the standard
-  /// library's length_error), and against the allocation budget (each element costs
-  /// alloc_size bytes). Returns 0 after an error.
+  /// Reads an element count and checks it (check_count) before anything is allocated.
+  /// Returns 0 after an error.
   [[nodiscard]] BIFRONS_INLINE std::size_t read_count(std::size_t min_wire, std::size_t alloc_size,
                                                       std::size_t max_count = ~std::size_t{0}) noexcept {
     const std::byte* start = ptr_;
     const std::uint64_t n = read_varint();
     if (failed()) return 0;
+    return check_count(start, n, min_wire, alloc_size, max_count);
+  }
+
+  /// Checks a count n read at `start`, in this order: against the elements limit, against the
+  /// bytes left (each element needs at least min_wire bytes), against max_count (the
+  /// container's max_size(), so that no count reaches the standard library's length_error), and
+  /// against the allocation budget (each element costs alloc_size bytes). Returns n, or 0 after
+  /// recording the error at start.
+  [[nodiscard]] BIFRONS_INLINE std::size_t check_count(const std::byte* start, std::uint64_t n, std::size_t min_wire,
+                                                       std::size_t alloc_size, std::size_t max_count) noexcept {
     if (n == 0) return 0;
     if (n > max_elements_) return fail_at(errc::element_limit_exceeded, start), 0;
     if (min_wire != 0 && n > remaining() / min_wire) return fail_at(errc::count_exceeds_input, start), 0;
@@ -172,25 +183,13 @@ class source {
 
  private:
   std::uint64_t read_varint_slow() noexcept {
-    // Varints of 2-8 bytes (every full-range int32 takes 5) are decoded from one 8-byte load:
-    // the first byte without a continuation bit ends the varint, and the 7-bit groups are
-    // packed with three mask-and-shift steps, in a third of the byte loop's instructions
-    // (docs/design.md).
     const std::byte* const start = ptr_;
     if (limit_ - start >= 8) {
-      const std::uint64_t word = load_le<std::uint64_t>(start);
-      const std::uint64_t stops = ~word & 0x8080808080808080u;
-      if (stops != 0) {
-        const auto stop_bit = static_cast<unsigned>(std::countr_zero(stops));  // 8 * (length - 1) + 7
-        const unsigned length = (stop_bit + 1) / 8;
-        // Canonical form: no trailing zero group (0x80 0x00 is not a second spelling of 0).
-        if (((word >> (stop_bit - 7)) & 0xff) == 0) return fail_at(errc::malformed_varint, start), 0;
-        std::uint64_t x = word & (~std::uint64_t{0} >> (63 - stop_bit)) & 0x7f7f7f7f7f7f7f7fu;
-        x = ((x & 0x7f007f007f007f00u) >> 1) | (x & 0x007f007f007f007fu);
-        x = ((x & 0x3fff00003fff0000u) >> 2) | (x & 0x00003fff00003fffu);
-        x = ((x & 0x0fffffff00000000u) >> 4) | (x & 0x000000000fffffffu);
-        ptr_ = start + length;
-        return x;
+      const word_varint w = varint_in_word(load_le<std::uint64_t>(start));
+      if (w.length != 0) {
+        if (!w.canonical) return fail_at(errc::malformed_varint, start), 0;
+        ptr_ = start + w.length;
+        return w.value;
       }
     }
     // Near the end of the input, or 9-10 bytes long.
@@ -213,6 +212,7 @@ class source {
   const std::byte* begin_;
   const std::byte* ptr_;
   const std::byte* limit_;
+  const std::byte* end_;
   std::size_t depth_left_;
   std::size_t alloc_left_;
   std::size_t max_elements_;

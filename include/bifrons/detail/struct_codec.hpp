@@ -16,6 +16,8 @@
 
 #include "codec.hpp"
 #include "hooks.hpp"
+#include "record_codec.hpp"
+#include "scalars.hpp"
 
 namespace bifrons {
 
@@ -23,6 +25,72 @@ namespace detail {
 
 template <class T>
 concept resettable = std::default_initializable<T> && std::is_move_assignable_v<T>;
+
+// ---- reading a body of scalars without per-field checks ---------------------------------------
+//
+// A struct whose fields are all scalars (varint integers, enums, floating point, one-byte types,
+// arrays of bytes or host-layout numbers) reads at most max_fields_size_of<T>() bytes of fields
+// from a well-formed body, plus 7 bytes past a varint for its 8-byte load. Where the input holds
+// that many bytes from the body on, the fields are decoded without bounds or error checks, and
+// one comparison at the end tells whether they all lay in the body; if not (an older writer's
+// shorter body) or if a value was invalid, the object is reset and read again on the checked
+// path, which finds the field that is missing or the error and its offset.
+
+template <class T>
+concept unchecked_scalar = varint_integer<T> || block_element<T> ||
+                           (std::is_enum_v<T> && fixed_underlying_enum<T> && !std::is_same_v<T, std::byte>);
+
+template <class T>
+concept unchecked_field = unchecked_scalar<T> ||
+                          (std::is_array_v<T> && std::rank_v<T> == 1 && std::extent_v<T> != 0 &&
+                           block_element<std::remove_extent_t<T>> && block_is_memcpy<std::remove_extent_t<T>>);
+
+/// Decodes one field at p without bounds checks (p may read 8 bytes); false if the value is
+/// invalid or is a varint of more than 8 bytes (left to the checked path).
+template <unchecked_field T>
+BIFRONS_INLINE bool read_unchecked(const std::byte*& p, T& v) noexcept {
+  if constexpr (std::is_enum_v<T> && !block_element<T>) {
+    std::underlying_type_t<T> u{};
+    if (!read_unchecked(p, u)) return false;
+    v = static_cast<T>(u);
+    return true;
+  } else if constexpr (varint_integer<T>) {
+    using W = wire_integer_t<T>;
+    const auto first = static_cast<std::uint8_t>(*p);
+    if (first < 0x80) [[likely]] {
+      ++p;
+      if constexpr (std::is_signed_v<W>)
+        v = static_cast<T>(static_cast<int>(first >> 1) ^ -static_cast<int>(first & 1));
+      else
+        v = static_cast<T>(first);
+      return true;
+    }
+    word_varint w;
+    if (const auto second = static_cast<std::uint8_t>(p[1]); second < 0x80) {
+      // Two bytes (values below 2^14: most small numbers that miss the one-byte case).
+      w = {2, second != 0, (first & 0x7fu) | (std::uint64_t{second} << 7)};
+    } else {
+      w = varint_in_word<codec<T>::max_size>(load_le<std::uint64_t>(p));
+    }
+    p += w.length;
+    v = varint_value<T>(w.value);
+    // (Length 0: longer than 8 bytes. Longer than max_size: varint_in_word did not pack it all.)
+    return w.length - 1 < codec<T>::max_size && w.canonical && w.value <= max_raw_varint<T>;
+  } else if constexpr (block_element<T>) {
+    const bool ok = load_element(p, v);
+    p += wire_width<T>;
+    return ok;
+  } else {
+    std::memcpy(&v, p, sizeof(T));
+    p += sizeof(T);
+    return true;
+  }
+}
+
+template <class... F>
+constexpr bool all_unchecked_fields(type_list<F...>) {
+  return (unchecked_field<F> && ...);
+}
 
 template <class T>
 struct struct_codec {
@@ -41,6 +109,12 @@ struct struct_codec {
   }();
   static constexpr bool short_body = max_body != unbounded && header(max_body) < 0x80;
   static constexpr std::size_t max_size = max_body == unbounded ? unbounded : varint_size(header(max_body)) + max_body;
+  static constexpr bool unchecked_body = [] {
+    if constexpr (reflected<T> && !versioned && resettable<T>)
+      return max_body != unbounded && all_unchecked_fields(member_types<T>{});
+    else
+      return false;
+  }();
 
   static std::size_t size(const T& v) {
     check_hooks<T>();
@@ -119,6 +193,20 @@ struct struct_codec {
       in.fail_at(errc::unexpected_end, start);
       return;
     }
+    if constexpr (unchecked_body) {
+      if ((h & 1) == 0 && in.readable() >= max_body + 7) [[likely]] {
+        const std::byte* p = in.position();
+        const bool ok = visit_members<member_count<T>>(v, [&](auto&... members) BIFRONS_INLINE_LAMBDA {
+          return (read_unchecked(p, members) && ...);
+        });
+        if (ok && p <= in.position() + length) [[likely]] {
+          (void)in.skip(static_cast<std::size_t>(length));
+          in.leave();
+          return;
+        }
+        v = T{};
+      }
+    }
     const std::byte* saved = in.narrow(static_cast<std::size_t>(length));
     const std::byte* body_end = in.position() + length;
     std::uint32_t version = 0;
@@ -175,10 +263,11 @@ concept struct_envelope = std::is_base_of_v<struct_codec<T>, codec<T>>;
 
 }  // namespace detail
 
-/// The primary codec: user classes (aggregates or classes with a hook) are struct envelopes.
-/// Other types without a codec are refused with a message naming the reason.
+/// The primary codec: user classes (aggregates or classes with a hook) are struct envelopes, or
+/// records where enable_record says so. Other types without a codec are refused with a message
+/// naming the reason.
 template <class T>
-struct codec : detail::struct_codec<T> {
+struct codec : std::conditional_t<detail::record<T>, detail::record_codec<T>, detail::struct_codec<T>> {
   // A standard type whose header is missing: name the header (one assertion per family, since a
   // static_assert message must be a literal).
   static constexpr bool missing = detail::needs_types_header<T>;

@@ -9,6 +9,9 @@
 //
 // A view of multi-byte elements needs the input block to be aligned for T and the host to be
 // little-endian; otherwise reading fails with errc::misaligned_view (read into a vector instead).
+// A span<const R> of records (bifrons/record.hpp) is a view when R's memory layout is its wire
+// layout, the data's stride is R's own size and the block is aligned; otherwise it fails the
+// same way.
 
 #include <cstdint>
 #include <span>
@@ -60,20 +63,48 @@ struct codec<std::span<T, Extent>> {
   using S = std::span<T, Extent>;
   using E = std::remove_cv_t<T>;
   static constexpr std::size_t min_size = 1;
-  static std::size_t size(const S& s) { return detail::varint_size(s.size()) + detail::elements_size(s, s.size()); }
-  static std::byte* write(std::byte* out, const S& s) {
-    return detail::write_elements(detail::write_varint(out, s.size()), s, s.size());
-  }
+  static std::size_t size(const S& s) { return detail::sequence_size(s, s.size()); }
+  static std::byte* write(std::byte* out, const S& s) { return detail::write_sequence(out, s, s.size()); }
   static void read(detail::source& in, S& s) {
-    static_assert(std::is_const_v<T> && detail::block_element<E> && Extent == std::dynamic_extent,
-                  "bifrons: only std::span<const T> of arithmetic T can be read (as a view into the input)");
-    const std::size_t n = in.read_count(detail::wire_width<E>, 0);
+    static_assert(std::is_const_v<T> && (detail::block_element<E> || detail::record<E>) &&
+                      Extent == std::dynamic_extent,
+                  "bifrons: only std::span<const T> of arithmetic T or of records can be read (as a view into "
+                  "the input)");
+    if constexpr (detail::record<E>) {
+      read_records(in, s);
+    } else {
+      const std::size_t n = in.read_count(detail::wire_width<E>, 0);
+      if (in.failed()) return;
+      if (n == 0) {
+        s = S();
+        return;
+      }
+      if (const E* p = detail::view_of<E>(in, n)) s = S(p, n);
+    }
+  }
+
+ private:
+  /// A view of a block of records: the records must be in the reader's own layout, in memory
+  /// order (record_layout::memory_is_wire), at the reader's own stride, and aligned.
+  static void read_records(detail::source& in, S& s) {
+    using L = detail::record_layout<E>;
+    const std::byte* start = in.position();
+    const std::uint64_t count = in.read_varint();
     if (in.failed()) return;
-    if (n == 0) {
+    if (count == 0) {
       s = S();
       return;
     }
-    if (const E* p = detail::view_of<E>(in, n)) s = S(p, n);
+    const std::uint64_t stride = detail::read_stride<E>(in);
+    if (in.failed()) return;
+    if (stride > in.remaining()) return in.fail_at(errc::count_exceeds_input, start);
+    const std::size_t n = in.check_count(start, count, static_cast<std::size_t>(stride), 0, ~std::size_t{0});
+    if (in.failed()) return;
+    const std::byte* p = in.skip(n * static_cast<std::size_t>(stride));
+    if (!L::memory_is_wire || stride != L::size || reinterpret_cast<std::uintptr_t>(p) % alignof(E) != 0)
+      return in.fail_at(errc::misaligned_view, p);
+    // Every byte pattern is a value of E (memory_is_wire), so the bytes hold valid records.
+    s = S(reinterpret_cast<const E*>(p), n);
   }
 };
 }  // namespace bifrons
