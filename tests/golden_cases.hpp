@@ -205,6 +205,82 @@ struct Empty {
 using Var = std::variant<std::monostate, std::int32_t, std::string, Order>;
 using Millis = std::chrono::duration<std::int64_t, std::milli>;
 
+// ---- Records (bifrons/record.hpp): fields at fixed widths, arrays of them as one block ----
+// Each Rec* type except RecBook is made a record by a specialization of bifrons::enable_record
+// after this namespace (an explicit specialization belongs at global scope).
+
+enum class Venue : std::int16_t { nyse = 1, lse = -2 };
+
+/// 4 bytes; its memory is its wire layout on little-endian hosts (a memcpy there).
+struct RecPoint {
+  std::int16_t x;
+  std::int16_t y;
+  bool operator==(const RecPoint&) const = default;
+};
+
+/// Every kind of field: 40 bytes on the wire. In memory it has padding, a bool, and a long that
+/// is 4 or 8 bytes, so it is always stored and loaded field by field.
+struct RecTrade {
+  bool live;
+  Venue venue;
+  char symbol[4];
+  long qty;  // 8 bytes on the wire on every host; 32-bit values only
+  wchar_t unit;  // 4 bytes on the wire; BMP code points only
+  float ratio;
+  double price;
+  RecPoint at;  // a nested record, in place
+  std::array<std::uint16_t, 2> pair;
+  std::byte tag;
+  bool operator==(const RecTrade&) const = default;
+};
+
+/// 10 x int32, 40 bytes: a block of them is one memcpy on little-endian hosts.
+struct RecTen {
+  std::int32_t v[10];
+  bool operator==(const RecTen&) const = default;
+};
+
+/// 12 bytes on the wire. In memory 16 on x86-64 (padding before the double: field by field) but
+/// 12 on i686 (double aligned to 4 in structs: a memcpy there).
+struct RecTick {
+  std::int32_t id;
+  double price;
+  bool operator==(const RecTick&) const = default;
+};
+
+/// A record without fields: 0 bytes, so a block of them has stride 0.
+struct RecNone {
+  bool operator==(const RecNone&) const = default;
+};
+
+/// A struct (an envelope, varints) holding records: alone, in blocks, in fixed arrays.
+struct RecBook {
+  std::string name;
+  std::vector<RecTick> ticks;
+  RecTick last;
+  std::deque<RecPoint> path;
+  std::list<RecPoint> marks;
+  std::array<RecPoint, 2> box;
+  RecPoint corners[3];
+  std::int32_t tail;
+  bool operator==(const RecBook&) const = default;
+};
+
+}  // namespace golden
+
+template <>
+inline constexpr bool bifrons::enable_record<golden::RecPoint> = true;
+template <>
+inline constexpr bool bifrons::enable_record<golden::RecTrade> = true;
+template <>
+inline constexpr bool bifrons::enable_record<golden::RecTen> = true;
+template <>
+inline constexpr bool bifrons::enable_record<golden::RecTick> = true;
+template <>
+inline constexpr bool bifrons::enable_record<golden::RecNone> = true;
+
+namespace golden {
+
 // =============================================================================================
 // spec: an independent, deliberately naive encoder that spells out the format rules
 // =============================================================================================
@@ -263,6 +339,18 @@ class bytes {
     return add(body);
   }
 
+  /// A record alone: varint(K << 1), then its K bytes (the header of a struct without version).
+  bytes& record(const bytes& fields) {
+    u(static_cast<std::uint64_t>(fields.out.size()) << 1);
+    return add(fields);
+  }
+  /// Records in a sequence: varint(count), then if count > 0 varint(stride) and the records.
+  bytes& records(std::uint64_t count, std::uint64_t stride, const bytes& all) {
+    u(count);
+    if (count == 0) return *this;
+    return u(stride).add(all);
+  }
+
   std::vector<std::byte> out;
 };
 
@@ -273,6 +361,32 @@ inline bytes order(std::int32_t id, std::string_view symbol, unsigned side, std:
 
 inline bytes balance(std::string_view currency, std::uint64_t amount_bits) {
   return bytes{}.env(bytes{}.str(currency).f64(amount_bits));
+}
+
+/// A record's fields, back to back, each at its fixed width little-endian: integers and enums
+/// two's complement at their wire width (long 8 bytes, wchar_t 4), floats their bit patterns.
+inline bytes point(std::int16_t x, std::int16_t y) {
+  return bytes{}.le(static_cast<std::uint16_t>(x), 2).le(static_cast<std::uint16_t>(y), 2);
+}
+
+inline bytes tick(std::int32_t id, std::uint64_t price_bits) {
+  return bytes{}.le(static_cast<std::uint32_t>(id), 4).f64(price_bits);
+}
+
+inline bytes trade(unsigned live, std::int16_t venue, std::initializer_list<unsigned> symbol, std::int64_t qty,
+                   std::uint32_t unit, std::uint32_t ratio_bits, std::uint64_t price_bits, const bytes& at,
+                   std::uint16_t pair0, std::uint16_t pair1, unsigned tag) {
+  return bytes{}
+      .le(live, 1)                                 // bool
+      .le(static_cast<std::uint16_t>(venue), 2)    // enum : int16_t
+      .raw(symbol)                                 // char[4]
+      .le(static_cast<std::uint64_t>(qty), 8)      // long: 8 bytes
+      .le(unit, 4)                                 // wchar_t: 4 bytes
+      .f32(ratio_bits)                             // float
+      .f64(price_bits)                             // double
+      .add(at)                                     // nested record, in place
+      .le(pair0, 2).le(pair1, 2)                   // std::array<uint16_t, 2>
+      .le(tag, 1);                                 // std::byte
 }
 
 }  // namespace spec
@@ -898,12 +1012,102 @@ struct stream {
   }
 };
 
+/// Records: alone; in blocks (field by field, and one memcpy where the host allows); an empty
+/// vector; fixed arrays of two and of none; a forward_list; records of zero bytes (stride 0).
+struct records {
+  static constexpr const char* name = "records";
+  using type = std::tuple<RecTrade, std::vector<RecTen>, std::vector<RecTrade>, std::vector<RecTrade>,
+                          std::array<RecTick, 2>, std::array<RecPoint, 0>, std::forward_list<RecPoint>,
+                          std::vector<RecNone>>;
+  static type value() {
+    const RecTrade t1{true, Venue::lse, {'I', 'B', 'M', '\xE9'}, -2147483647L - 1, static_cast<wchar_t>(0x20AC),
+                      0.75f, 189.25, {-3, 300}, {0xBEEF, 1}, std::byte{0xA5}};
+    const RecTrade t2{false, Venue::nyse, {'A', 'B', 'C', '\0'}, 2147483647L, static_cast<wchar_t>(0xFC),
+                      -1.5f, -0.5, {7, -32768}, {0, 0xFFFF}, std::byte{0x00}};
+    const RecTrade t3{true, Venue::lse, {'X', '\0', '\0', '\0'}, -1L, static_cast<wchar_t>('x'),
+                      0.5f, 67250.75, {32767, 0}, {2, 3}, std::byte{0xFF}};
+    using i32 = std::numeric_limits<std::int32_t>;
+    std::vector<RecTen> tens{{{i32::min(), -1, 0, 1, 0x01020304, i32::max(), -2, 2, 256, -256}},
+                             {{10, 11, 12, 13, 14, 15, 16, 17, 18, 19}},
+                             {{-10, -11, -12, -13, -14, -15, -16, -17, -18, -19}}};
+    return {t1,
+            std::move(tens),
+            {t2, t3},
+            {},
+            {{{1, 2.5}, {-2, 1234.5}}},
+            {},
+            {{1, -1}, {2, -2}},
+            std::vector<RecNone>(3)};
+  }
+  static std::vector<std::byte> spec() {
+    spec::bytes tens;
+    tens.raw({0x00, 0x00, 0x00, 0x80}).raw({0xFF, 0xFF, 0xFF, 0xFF}).raw({0x00, 0x00, 0x00, 0x00})
+        .raw({0x01, 0x00, 0x00, 0x00}).raw({0x04, 0x03, 0x02, 0x01}).raw({0xFF, 0xFF, 0xFF, 0x7F})
+        .raw({0xFE, 0xFF, 0xFF, 0xFF}).raw({0x02, 0x00, 0x00, 0x00}).raw({0x00, 0x01, 0x00, 0x00})
+        .raw({0x00, 0xFF, 0xFF, 0xFF});
+    for (unsigned i = 10; i < 20; ++i) tens.le(i, 4);
+    for (unsigned i = 10; i < 20; ++i) tens.le(0x1'0000'0000u - i, 4);  // -i, two's complement
+    return spec::bytes{}
+        // RecTrade alone: varint(40 << 1) = 50, then the 40 bytes.
+        .record(spec::trade(1, -2, {0x49, 0x42, 0x4D, 0xE9}, -2147483648LL, 0x20AC, 0x3F40'0000u,
+                            0x4067'A800'0000'0000u, spec::point(-3, 300), 0xBEEF, 1, 0xA5))
+        // vector<RecTen>: count 3, stride 40, 120 bytes.
+        .records(3, 40, tens)
+        // vector<RecTrade>: count 2, stride 40.
+        .records(2, 40, spec::bytes{}
+                            .add(spec::trade(0, 1, {0x41, 0x42, 0x43, 0x00}, 2147483647LL, 0xFC, 0xBFC0'0000u,
+                                             0xBFE0'0000'0000'0000u, spec::point(7, -32768), 0, 0xFFFF, 0x00))
+                            .add(spec::trade(1, -2, {0x58, 0x00, 0x00, 0x00}, -1LL, 0x78, 0x3F00'0000u,
+                                             0x40F0'6B2C'0000'0000u, spec::point(32767, 0), 2, 3, 0xFF)))
+        // An empty vector<RecTrade>: the count alone, no stride.
+        .records(0, 40, spec::bytes{})
+        // array<RecTick, 2>: no count; the stride 12, then the records.
+        .u(12).add(spec::tick(1, 0x4004'0000'0000'0000u)).add(spec::tick(-2, 0x4093'4A00'0000'0000u))
+        // array<RecPoint, 0>: nothing at all.
+        // forward_list<RecPoint>: count 2, stride 4.
+        .records(2, 4, spec::bytes{}.add(spec::point(1, -1)).add(spec::point(2, -2)))
+        // vector<RecNone>(3): count 3, stride 0, no bytes.
+        .records(3, 0, spec::bytes{})
+        .out;
+  }
+};
+
+/// A struct holding records: its envelope and fields as always; the record fields are blocks.
+struct record_book {
+  static constexpr const char* name = "record_book";
+  using type = RecBook;
+  static type value() {
+    return {"book",
+            {{7, 0.125}, {-1, 1000.0}},
+            {8, -7.75},
+            {{0, 0}, {1, 1}, {-1, -1}},
+            {{5, -5}},
+            {{{10, 20}, {30, 40}}},
+            {{1, 2}, {3, 4}, {5, 6}},
+            -5};
+  }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .env(spec::bytes{}
+                 .str("book")
+                 .records(2, 12, spec::bytes{}.add(spec::tick(7, 0x3FC0'0000'0000'0000u))
+                                     .add(spec::tick(-1, 0x408F'4000'0000'0000u)))
+                 .record(spec::tick(8, 0xC01F'0000'0000'0000u))  // a record alone: 18, then 12 bytes
+                 .records(3, 4, spec::bytes{}.add(spec::point(0, 0)).add(spec::point(1, 1)).add(spec::point(-1, -1)))
+                 .records(1, 4, spec::point(5, -5))
+                 .u(4).add(spec::point(10, 20)).add(spec::point(30, 40))  // array<RecPoint, 2>
+                 .u(4).add(spec::point(1, 2)).add(spec::point(3, 4)).add(spec::point(5, 6))  // RecPoint[3]
+                 .s(-5))
+        .out;
+  }
+};
+
 /// The list of cases, handed to a variadic template: golden::case_list<::testing::Types>.
 template <template <class...> class List>
 using case_list = List<integers, scalars, fixed_wrappers, floats, vector_double, strings, vector_int32, vector_long,
                        blocks, vector_bool, account, versioned, deprecated_fields, base_class, optional_variant,
                        tuple_pair, maps_sets, array_bitset, complex_chrono, unique_ptrs, body_64, body_8192, sequences,
-                       empties, stream>;
+                       empties, stream, records, record_book>;
 
 template <class Case>
 inline constexpr bool is_streamed = requires { requires Case::streamed; };
