@@ -139,13 +139,16 @@ BIFRONS_INLINE constexpr word_varint varint_in_word(std::uint64_t word) noexcept
   if (stops == 0) return {};
   const auto stop_bit = static_cast<unsigned>(std::countr_zero(stops));  // 8 * (length - 1) + 7
   // stops ^ (stops - 1): the bits up to the stop bit, which end the varint.
-  std::uint64_t x = word & (stops ^ (stops - 1)) & 0x7f7f7f7f7f7f7f7fu;
-  // Canonical form: no trailing zero group (0x80 0x00 is not a second spelling of 0).
+  std::uint64_t x = word & (stops ^ (stops - 1));
+  // Canonical form: no trailing zero group (0x80 0x00 is not a second spelling of 0). The stop
+  // byte's own top bit is clear, so this is its 7-bit group.
   const bool canonical = (x >> (stop_bit - 7)) != 0;
   if constexpr (MaxBytes <= 5) {
+    // Each mask takes one group and drops the continuation bit shifted in beside it.
     x = (x & 0x7fu) | ((x >> 1) & 0x3f80u) | ((x >> 2) & 0x1fc000u) | ((x >> 3) & 0xfe00000u) |
         ((x >> 4) & 0x7f0000000u);
   } else {
+    x &= 0x7f7f7f7f7f7f7f7fu;
     x = ((x & 0x7f007f007f007f00u) >> 1) | (x & 0x007f007f007f007fu);
     x = ((x & 0x3fff00003fff0000u) >> 2) | (x & 0x00003fff00003fffu);
     x = ((x & 0x0fffffff00000000u) >> 4) | (x & 0x000000000fffffffu);
