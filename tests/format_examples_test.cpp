@@ -354,4 +354,78 @@ TEST(FormatExamples, InlineExamples) {
   expect_example(std::wstring{L"\u00e9"}, "01 e9 00 00 00");
 }
 
+// ---- section 28: records ------------------------------------------------------------------
+
+struct RecPoint {
+  std::int16_t x = 0;
+  std::int16_t y = 0;
+  friend bool operator==(const RecPoint&, const RecPoint&) = default;
+};
+struct RecTick {
+  std::int32_t id = 0;
+  double price = 0;
+  friend bool operator==(const RecTick&, const RecTick&) = default;
+};
+struct RecTrade {
+  bool live = false;
+  Side side = Side::buy;
+  char symbol[3] = {};
+  long qty = 0;
+  RecPoint at;
+  friend bool operator==(const RecTrade&, const RecTrade&) = default;
+};
+struct RecTickV2 {
+  std::int32_t id = 0;
+  double price = 0;
+  std::uint16_t venue = 7;
+  friend bool operator==(const RecTickV2&, const RecTickV2&) = default;
+};
+struct RecBook {
+  std::string name;
+  std::vector<RecTick> ticks;
+  friend bool operator==(const RecBook&, const RecBook&) = default;
+};
+
+}  // namespace
+
+template <>
+inline constexpr bool bifrons::enable_record<RecPoint> = true;
+template <>
+inline constexpr bool bifrons::enable_record<RecTick> = true;
+template <>
+inline constexpr bool bifrons::enable_record<RecTrade> = true;
+template <>
+inline constexpr bool bifrons::enable_record<RecTickV2> = true;
+
+namespace {
+
+TEST(FormatExamples, Section28Records) {
+  expect_example(RecPoint{1, -2}, "08 01 00 fe ff");
+  expect_example(RecTick{7, 1.5}, "18 07 00 00 00 00 00 00 00 00 00 f8 3f");
+  expect_example(std::vector<RecPoint>{{1, -2}, {3, 4}}, "02 04 01 00 fe ff 03 00 04 00");
+  expect_example(std::vector<RecPoint>{}, "00");
+  expect_example(std::array<RecPoint, 2>{{{1, -2}, {3, 4}}}, "04 01 00 fe ff 03 00 04 00");
+  expect_example(std::array<RecPoint, 0>{}, "");
+  expect_example(std::optional<RecPoint>{RecPoint{1, -2}}, "01 08 01 00 fe ff");
+  expect_example(RecBook{"b", {{1, 0.5}}}, "20 01 62 01 0c 01 00 00 00 00 00 00 00 00 00 e0 3f");
+  expect_decodes("01 0c 07 00 00 00 00 00 00 00 00 00 f8 3f", std::vector<RecTickV2>{{7, 1.5, 7}});
+  expect_decodes("01 0e 07 00 00 00 00 00 00 00 00 00 f8 3f 09 00", std::vector<RecTick>{{7, 1.5}});
+  const std::string_view trade = "01 11 01 ff 49 42 4d fe ff ff ff ff ff ff ff 01 00 fe ff";
+  expect_example(std::vector<RecTrade>{{true, Side::sell, {'I', 'B', 'M'}, -2, {1, -2}}}, trade);
+
+  using bifrons::errc;
+  expect_error<std::vector<RecTick>>("01 06 00 00 00 00 00 00", errc::invalid_stride, 1);
+  expect_error<RecTick>("0c 00 00 00 00 00 00", errc::invalid_stride, 0);
+  expect_error<RecTick>("19 00 00 00 00 00 00 00 00 00 00 00 00", errc::invalid_value, 0);
+  expect_error<RecTick>("18 00 00 00 00 00 00 00 00 00 00 00", errc::unexpected_end, 0);
+  expect_error<std::vector<RecPoint>>("03 04 00 00 00 00 00 00 00 00", errc::count_exceeds_input, 0);
+  expect_error<std::vector<RecPoint>>("01 80 01 00 00", errc::count_exceeds_input, 0);
+  expect_error<std::array<RecPoint, 2>>("04 01 00 fe ff", errc::unexpected_end, 0);
+  expect_error<std::vector<RecTrade>>("01 11 02 ff 49 42 4d fe ff ff ff ff ff ff ff 01 00 fe ff", errc::invalid_value,
+                                      2);
+  if constexpr (sizeof(long) == 4)
+    expect_error<std::vector<RecTrade>>("01 11 01 ff 49 42 4d 00 00 00 00 01 00 00 00 01 00 fe ff",
+                                        errc::value_out_of_range, 7);
+}
+
 }  // namespace
