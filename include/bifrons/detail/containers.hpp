@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <iterator>
 #include <ranges>
@@ -239,16 +240,24 @@ struct sequence_codec {
       // From a pointer range of a trivially copyable type, the standard libraries' assign() is a
       // single memmove into the new storage at every optimization level; from any other
       // iterator it is an element loop, which GCC vectorizes only at -O3 (5 instructions per
-      // int32 at -O2). So the block is handed over as a `const T*` although it need not be
-      // aligned for T: the pointer only reaches memmove, which reads bytes. One element is the
-      // exception: newer libstdc++ copies it by assignment through the pointer, a misaligned
-      // load, so it goes through block_iterator, which loads with memcpy. (Written out here
-      // rather than in a helper: behind one, GCC no longer inlined std::string's assign.)
-      const auto* first = reinterpret_cast<const T*>(p);
-      if (sizeof(T) == 1 || n > 1) [[likely]]
+      // int32 at -O2). A `const T*` into the input is only valid where the block is aligned for
+      // T (clang assumes the alignment of memmove's typed arguments, and UBSan checks it). A
+      // block after a varint count rarely is: then the storage is sized first and the block
+      // copied into it, two library calls (memset, memcpy) instead of one, still far from the
+      // element loop. (Written out here rather than in a helper: behind one, GCC no longer
+      // inlined std::string's assign.)
+      if constexpr (sizeof(T) == 1) {
+        const auto* first = reinterpret_cast<const T*>(p);
         c.assign(first, first + n);
-      else if constexpr (sizeof(T) != 1)
+      } else if (reinterpret_cast<std::uintptr_t>(p) % alignof(T) == 0) {
+        const auto* first = reinterpret_cast<const T*>(p);
+        c.assign(first, first + n);
+      } else if constexpr (std::ranges::contiguous_range<C>) {
+        c.resize(n);
+        copy_bytes(std::ranges::data(c), p, n * sizeof(T));
+      } else {
         c.assign(block_iterator<T>(p), block_iterator<T>(p + n * sizeof(T)));
+      }
       return;
     }
     const std::size_t reused = std::min(range_size(c), n);
@@ -274,14 +283,18 @@ struct sequence_codec {
     const std::byte* p = in.skip(n * stride);
     if constexpr (record_layout<T>::memory_is_wire && std::ranges::contiguous_range<C> &&
                   requires(const T* q) { c.assign(q, q + n); }) {
-      if (stride == record_layout<T>::size && n > 1) {
-        // One memmove into fresh storage, as for arithmetic blocks (see assign_block).
-        const auto* first = reinterpret_cast<const T*>(p);
+      if (stride == record_layout<T>::size) {
+        // As for arithmetic blocks: overwrite a vector that holds enough records, else one
+        // memmove into fresh storage where the block is aligned for T, else size and copy.
         if (n <= c.size()) {
           std::memcpy(std::ranges::data(c), p, n * stride);
           c.erase(c.begin() + static_cast<std::ptrdiff_t>(n), c.end());
-        } else {
+        } else if (reinterpret_cast<std::uintptr_t>(p) % alignof(T) == 0) {
+          const auto* first = reinterpret_cast<const T*>(p);
           c.assign(first, first + n);
+        } else {
+          c.resize(n);
+          std::memcpy(std::ranges::data(c), p, n * stride);
         }
         return;
       }
