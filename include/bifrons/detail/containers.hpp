@@ -177,6 +177,41 @@ void read_elements(source& in, It first, std::size_t n, std::size_t reused) {
   }
 }
 
+/// Replaces the contents of c with the n elements whose bytes are at p, for elements whose memory
+/// layout is their wire layout (memcpy_block_element, or records with memory_is_wire), in one
+/// pass where the standard library allows.
+///
+/// A string or vector that already holds at least n elements (an object being reused) is
+/// overwritten in place and cut: assign() takes an out-of-line path (std::string::_M_replace)
+/// that costs several times more for short strings (docs/design.md). Otherwise, from a pointer
+/// range of a trivially copyable type the standard libraries' assign() is a single memmove into
+/// fresh storage at every optimization level; from any other iterator it is an element loop,
+/// which GCC vectorizes only at -O3 (5 instructions per int32 at -O2). A `const T*` into the
+/// input is only valid where the block is aligned for T (clang assumes the alignment of
+/// memmove's typed arguments, and UBSan checks it). A block after a varint count rarely is: then
+/// the storage is sized first and the block copied into it, two library calls (memset, memcpy)
+/// instead of one, still far from the element loop.
+template <class C>
+BIFRONS_INLINE void replace_with_block(C& c, const std::byte* p, std::size_t n) {
+  using T = typename C::value_type;
+  if constexpr (std::ranges::contiguous_range<C> && requires { c.erase(c.begin(), c.end()); }) {
+    if (n <= c.size()) {
+      copy_bytes(std::ranges::data(c), p, n * sizeof(T));
+      c.erase(c.begin() + static_cast<std::ptrdiff_t>(n), c.end());
+      return;
+    }
+  }
+  if (sizeof(T) == 1 || reinterpret_cast<std::uintptr_t>(p) % alignof(T) == 0) {
+    const auto* first = reinterpret_cast<const T*>(p);
+    c.assign(first, first + n);
+  } else if constexpr (std::ranges::contiguous_range<C>) {
+    c.resize(n);
+    copy_bytes(std::ranges::data(c), p, n * sizeof(T));
+  } else {
+    c.assign(block_iterator<T>(p), block_iterator<T>(p + n * sizeof(T)));
+  }
+}
+
 /// Encoded size of a sequence of the n elements of r: the count, then the elements (records:
 /// the stride and the block, when there are any).
 template <class Range>
@@ -223,40 +258,20 @@ struct sequence_codec {
     const std::size_t n = in.read_count(element_min_size<T>(), allocation_per_element<C>(), c.max_size());
     if (in.failed()) return;
     if constexpr (memcpy_block_element<T> && requires(const T* p) { c.assign(p, p + n); }) {
-      // assign() copies into fresh storage in one pass; resize() would zero it first.
       const std::byte* p = in.take(n * sizeof(T));
       if (!p) return;
-      if constexpr (std::ranges::contiguous_range<C> && requires { c.erase(c.begin(), c.end()); }) {
-        // Reading into a string or vector that already holds at least n elements (an object
-        // being reused): overwrite them in place and cut off the rest. assign() takes an
-        // out-of-line path (std::string::_M_replace) that costs several times more for short
-        // strings (docs/design.md).
+      if constexpr (sizeof(T) == 1 && std::ranges::contiguous_range<C>) {
+        // Strings: the same steps as replace_with_block, written out here because behind the
+        // helper GCC no longer inlined std::string's assign (+47 instructions per Account read).
         if (n <= c.size()) {
-          copy_bytes(std::ranges::data(c), p, n * sizeof(T));
+          copy_bytes(std::ranges::data(c), p, n);
           c.erase(c.begin() + static_cast<std::ptrdiff_t>(n), c.end());
-          return;
+        } else {
+          const auto* first = reinterpret_cast<const T*>(p);
+          c.assign(first, first + n);
         }
-      }
-      // From a pointer range of a trivially copyable type, the standard libraries' assign() is a
-      // single memmove into the new storage at every optimization level; from any other
-      // iterator it is an element loop, which GCC vectorizes only at -O3 (5 instructions per
-      // int32 at -O2). A `const T*` into the input is only valid where the block is aligned for
-      // T (clang assumes the alignment of memmove's typed arguments, and UBSan checks it). A
-      // block after a varint count rarely is: then the storage is sized first and the block
-      // copied into it, two library calls (memset, memcpy) instead of one, still far from the
-      // element loop. (Written out here rather than in a helper: behind one, GCC no longer
-      // inlined std::string's assign.)
-      if constexpr (sizeof(T) == 1) {
-        const auto* first = reinterpret_cast<const T*>(p);
-        c.assign(first, first + n);
-      } else if (reinterpret_cast<std::uintptr_t>(p) % alignof(T) == 0) {
-        const auto* first = reinterpret_cast<const T*>(p);
-        c.assign(first, first + n);
-      } else if constexpr (std::ranges::contiguous_range<C>) {
-        c.resize(n);
-        copy_bytes(std::ranges::data(c), p, n * sizeof(T));
       } else {
-        c.assign(block_iterator<T>(p), block_iterator<T>(p + n * sizeof(T)));
+        replace_with_block(c, p, n);
       }
       return;
     }
@@ -268,36 +283,13 @@ struct sequence_codec {
  private:
   /// varint(count), then (if count > 0) varint(stride) and count x stride bytes.
   static void read_record_block(source& in, C& c) {
-    const std::byte* start = in.position();
-    const std::uint64_t count = in.read_varint();
+    const record_block block = take_record_block<T>(in, allocation_per_element<C>(), c.max_size());
     if (in.failed()) return;
-    if (count == 0) return c.clear();
-    const std::uint64_t wire_stride = read_stride<T>(in);
-    if (in.failed()) return;
-    if (wire_stride > in.remaining()) return in.fail_at(errc::count_exceeds_input, start);
-    // Each record takes `stride` bytes; records of zero bytes are bounded by the element limit
-    // and the allocation budget.
-    const auto stride = static_cast<std::size_t>(wire_stride);
-    const std::size_t n = in.check_count(start, count, stride, allocation_per_element<C>(), c.max_size());
-    if (in.failed()) return;
-    const std::byte* p = in.skip(n * stride);
+    const auto [p, n, stride] = block;
+    if (n == 0) return c.clear();
     if constexpr (record_layout<T>::memory_is_wire && std::ranges::contiguous_range<C> &&
                   requires(const T* q) { c.assign(q, q + n); }) {
-      if (stride == record_layout<T>::size) {
-        // As for arithmetic blocks: overwrite a vector that holds enough records, else one
-        // memmove into fresh storage where the block is aligned for T, else size and copy.
-        if (n <= c.size()) {
-          std::memcpy(std::ranges::data(c), p, n * stride);
-          c.erase(c.begin() + static_cast<std::ptrdiff_t>(n), c.end());
-        } else if (reinterpret_cast<std::uintptr_t>(p) % alignof(T) == 0) {
-          const auto* first = reinterpret_cast<const T*>(p);
-          c.assign(first, first + n);
-        } else {
-          c.resize(n);
-          std::memcpy(std::ranges::data(c), p, n * stride);
-        }
-        return;
-      }
+      if (stride == record_layout<T>::size) return replace_with_block(c, p, n);
     }
     const std::size_t reused = std::min(range_size(c), n);
     c.resize(n);
@@ -352,8 +344,7 @@ struct fixed_array_codec {
       const std::byte* at = in.position();
       const std::uint64_t stride = read_stride<T>(in);
       if (in.failed()) return;
-      if (stride != 0 && (stride > in.remaining() || N > in.remaining() / stride))
-        return in.fail_at(errc::unexpected_end, at);
+      if (stride != 0 && N > in.remaining() / stride) return in.fail_at(errc::unexpected_end, at);
       const auto width = static_cast<std::size_t>(stride);
       read_records(in, in.skip(N * width), width, std::begin(a), N, in.fresh ? 0 : N);
     } else if constexpr (raw) {

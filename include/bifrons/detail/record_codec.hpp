@@ -275,6 +275,32 @@ BIFRONS_INLINE std::uint64_t read_stride(source& in) noexcept {
   return stride;
 }
 
+/// A block of records taken from the input: `count` records of `stride` bytes at `data`.
+struct record_block {
+  const std::byte* data = nullptr;
+  std::size_t count = 0;
+  std::size_t stride = 0;
+};
+
+/// Reads varint(count) and, when count > 0, varint(stride), checks them before anything is
+/// allocated (the stride against the reader's layout and the bytes left, then the count as
+/// source::check_count does, each record taking `stride` bytes: records of zero bytes are
+/// bounded by the element limit and the budget) and takes the block. Errors are reported at the
+/// count; an empty block, or one after an error, has count 0.
+template <class R>
+record_block take_record_block(source& in, std::size_t alloc_per_record, std::size_t max_count) noexcept {
+  const std::byte* start = in.position();
+  const std::uint64_t count = in.read_varint();
+  if (in.failed() || count == 0) return {};
+  const std::uint64_t stride = read_stride<R>(in);
+  if (in.failed()) return {};
+  if (stride > in.remaining()) return in.fail_at(errc::count_exceeds_input, start), record_block{};
+  const auto width = static_cast<std::size_t>(stride);
+  const std::size_t n = in.check_count(start, count, width, alloc_per_record, max_count);
+  if (in.failed()) return {};
+  return {in.skip(n * width), n, width};
+}
+
 /// A record alone: varint(K << 1) then its K bytes, the envelope of a struct without version.
 template <class R>
 struct record_codec {

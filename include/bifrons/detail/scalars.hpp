@@ -84,15 +84,22 @@ BIFRONS_INLINE constexpr T varint_value(std::uint64_t v) noexcept {
     return static_cast<T>(v);
 }
 
+/// The value of a one-byte varint b (below 0x80): it fits every integer type, so no 64-bit
+/// unzigzag and no range check.
+template <class T>
+BIFRONS_INLINE constexpr T small_varint_value(std::uint8_t b) noexcept {
+  if constexpr (std::is_signed_v<wire_integer_t<T>>)
+    return static_cast<T>(static_cast<int>(b >> 1) ^ -static_cast<int>(b & 1));
+  else
+    return static_cast<T>(b);
+}
+
 template <class T>
 BIFRONS_INLINE void read_varint_integer(source& in, T& v) noexcept {
   // A one-byte varint (0..127, or -64..63 after zigzag) fits every integer type, so the common
   // case skips the 64-bit unzigzag and the range check.
   if (std::uint8_t b; in.read_small_varint(b)) [[likely]] {
-    if constexpr (std::is_signed_v<wire_integer_t<T>>)
-      v = static_cast<T>(static_cast<int>(b >> 1) ^ -static_cast<int>(b & 1));
-    else
-      v = static_cast<T>(b);
+    v = small_varint_value<T>(b);
     return;
   }
   const std::byte* start = in.position();

@@ -55,14 +55,10 @@ BIFRONS_INLINE bool read_unchecked(const std::byte*& p, T& v) noexcept {
     v = static_cast<T>(u);
     return true;
   } else if constexpr (varint_integer<T>) {
-    using W = wire_integer_t<T>;
     const auto first = static_cast<std::uint8_t>(*p);
     if (first < 0x80) [[likely]] {
       ++p;
-      if constexpr (std::is_signed_v<W>)
-        v = static_cast<T>(static_cast<int>(first >> 1) ^ -static_cast<int>(first & 1));
-      else
-        v = static_cast<T>(first);
+      v = small_varint_value<T>(first);
       return true;
     }
     word_varint w;

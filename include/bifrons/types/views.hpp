@@ -88,19 +88,13 @@ struct codec<std::span<T, Extent>> {
   /// order (record_layout::memory_is_wire), at the reader's own stride, and aligned.
   static void read_records(detail::source& in, S& s) {
     using L = detail::record_layout<E>;
-    const std::byte* start = in.position();
-    const std::uint64_t count = in.read_varint();
+    const detail::record_block block = detail::take_record_block<E>(in, 0, ~std::size_t{0});
     if (in.failed()) return;
-    if (count == 0) {
+    const auto [p, n, stride] = block;
+    if (n == 0) {
       s = S();
       return;
     }
-    const std::uint64_t stride = detail::read_stride<E>(in);
-    if (in.failed()) return;
-    if (stride > in.remaining()) return in.fail_at(errc::count_exceeds_input, start);
-    const std::size_t n = in.check_count(start, count, static_cast<std::size_t>(stride), 0, ~std::size_t{0});
-    if (in.failed()) return;
-    const std::byte* p = in.skip(n * static_cast<std::size_t>(stride));
     if (!L::memory_is_wire || stride != L::size || reinterpret_cast<std::uintptr_t>(p) % alignof(E) != 0)
       return in.fail_at(errc::misaligned_view, p);
     // Every byte pattern is a value of E (memory_is_wire), so the bytes hold valid records.
