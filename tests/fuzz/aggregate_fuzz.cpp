@@ -1,0 +1,244 @@
+// Fuzz harness: try_from_bytes of user classes. A rich aggregate holding a bit of everything
+// (scalars, enums, strings, sequences, maps, optional, variant, nested structs, records, a
+// versioned struct with a hook, a class with save/load hooks that refuses bad values, a derived
+// class with base<>, deprecated and fixed fields, a struct of scalars that takes the unchecked
+// body path), and the user classes of the golden files. Properties: fuzz_support.hpp.
+
+#include <array>
+#include <bitset>
+#include <chrono>
+#include <complex>
+#include <cstdint>
+#include <deque>
+#include <list>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "../golden_cases.hpp"
+#include "fuzz_support.hpp"
+#include "fuzz_types.hpp"
+
+namespace {
+
+using fuzz::Kind;
+using fuzz::Point;
+
+/// Only scalars: read by the unchecked body path when the input holds its largest body.
+struct Scalars {
+  std::int32_t a = 0;
+  std::uint16_t b = 0;
+  double c = 0;
+  bool d = false;
+  Kind e = Kind::none;
+  std::int64_t f = 0;
+  char g = 0;
+  float h = 0;
+  fuzz::Level i = fuzz::level_mid;
+  bool operator==(const Scalars&) const = default;
+};
+
+/// A class version and a hook that reads a field only in newer data.
+struct Versioned {
+  static constexpr std::uint32_t bifrons_version = 3;
+  std::int32_t id = 0;
+  std::string name;
+  std::optional<std::uint32_t> extra;
+  template <class Ar>
+  void serialize(Ar& ar, std::uint32_t version) {
+    ar(id, name);
+    if (version >= 2) ar(extra);
+  }
+  bool operator==(const Versioned&) const = default;
+};
+
+/// save/load hooks keeping an invariant: lo <= hi, or the read fails with invalid_value.
+class Range {
+ public:
+  Range() = default;
+  Range(std::int32_t lo, std::int32_t hi) : lo_(lo), hi_(hi) {}
+  template <class Ar>
+  void save(Ar& ar) const {
+    ar(lo_, hi_);
+  }
+  template <class Ar>
+  void load(Ar& ar) {
+    ar(lo_, hi_);
+    if (lo_ > hi_) ar.fail(bifrons::errc::invalid_value);
+  }
+  bool operator==(const Range&) const = default;
+
+ private:
+  std::int32_t lo_ = 0;
+  std::int32_t hi_ = 0;
+};
+
+struct Shape {
+  std::string label;
+  Point origin;
+  bool operator==(const Shape&) const = default;
+};
+
+struct Circle : Shape {
+  std::uint32_t radius = 0;
+  std::uint64_t hash = 0;
+  Kind kind = Kind::none;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Shape>(*this), radius, bifrons::fixed(hash), bifrons::fixed(kind));
+  }
+  bool operator==(const Circle&) const = default;
+};
+
+struct Tag {
+  std::string name;
+  std::optional<std::int64_t> weight;
+  std::vector<Tag> children;  // a recursive type: nesting bounded by max_depth
+  bool operator==(const Tag&) const = default;
+};
+
+struct Rich {
+  std::int32_t id = 0;
+  std::uint64_t big = 0;
+  Kind kind = Kind::none;
+  fuzz::Level level = fuzz::level_mid;
+  bool flag = false;
+  float ratio = 0;
+  double price = 0;
+  char letter = 0;
+  std::byte raw{};
+  std::string name;
+  std::u16string wide;
+  std::u32string wider;
+  std::vector<std::int32_t> ints;
+  std::vector<std::string> words;
+  std::vector<Point> points;
+  std::vector<bool> bits;
+  std::deque<std::int16_t> shorts;
+  std::list<std::string> lines;
+  std::map<std::string, std::int32_t> counts;
+  std::map<std::int32_t, Point> where_by_id;
+  std::set<std::int64_t> ids;
+  std::multimap<std::int8_t, std::string> notes;
+  std::optional<std::string> note;
+  std::optional<Point> maybe_point;
+  std::variant<std::monostate, std::int32_t, std::string, Point, std::vector<std::uint8_t>> choice;
+  Point origin;
+  Scalars scalars;
+  std::vector<Scalars> more_scalars;
+  Tag tag;
+  fuzz::Sample sample;
+  std::vector<fuzz::Sample> samples;
+  std::array<fuzz::Pixel, 2> corners;
+  Versioned versioned;
+  Range range;
+  std::vector<Range> ranges;
+  Circle circle;
+  bifrons::deprecated<std::string> old_name;
+  bifrons::deprecated<Point> old_point;
+  std::array<std::uint8_t, 3> rgb{};
+  std::int16_t trio[3] = {};
+  std::string names[2];
+  std::bitset<12> mask;
+  std::chrono::milliseconds elapsed{};
+  std::complex<float> phase;
+  std::pair<std::int32_t, std::string> pair;
+  std::tuple<bool, std::uint8_t, std::string> tuple;
+  std::int32_t tail = 0;
+  bool operator==(const Rich&) const = default;
+};
+
+Rich rich_sample(int seed) {
+  Rich r;
+  r.id = -seed * 1000;
+  r.big = std::uint64_t{1} << (seed + 30);
+  r.kind = seed % 2 == 0 ? Kind::gamma : Kind::alpha;
+  r.level = fuzz::level_high;
+  r.flag = true;
+  r.ratio = 0.5f;
+  r.price = 1234.5 * seed;
+  r.letter = 'q';
+  r.raw = std::byte{0xA5};
+  r.name = "rich-" + std::to_string(seed);
+  r.wide = u"w\u00E9";
+  r.wider = U"\U0001F600";
+  r.ints = {-1, 0, seed, 1 << 20};
+  r.words = {"a", "", "bc"};
+  r.points = {{1, 2}, {-3, 4}};
+  r.bits = {true, false, true};
+  r.shorts = {-2, 300};
+  r.lines = {"l1"};
+  r.counts = {{"x", 1}, {"y", -1}};
+  r.where_by_id = {{5, {6, 7}}};
+  r.ids = {-5, 0, 1LL << 40};
+  r.notes = {{1, "n"}, {1, "m"}, {-1, "o"}};
+  r.note = "note";
+  r.maybe_point = Point{8, 9};
+  if (seed % 2 == 0)
+    r.choice = std::string("choice");
+  else
+    r.choice = Point{10, 11};
+  r.origin = {-1, -1};
+  r.scalars = {1, 2, 3.0, true, Kind::beta, -4, 'z', 0.25f, fuzz::level_low};
+  r.more_scalars = {Scalars{}, r.scalars};
+  r.tag = {"root", 3, {{"child", std::nullopt, {{"leaf", -1, {}}}}}};
+  r.sample = {7, 0.125, 0xBEEF, true, Kind::gamma};
+  r.samples = {r.sample, {8, -1.0, 1, false, Kind::none}};
+  r.corners = {{{1, 2, 3, 4}, {5, 6, 7, 8}}};
+  r.versioned = {9, "v", 42u};
+  r.range = {-1, 1};
+  r.ranges = {{0, 0}, {2, 3}};
+  r.circle.label = "circle";
+  r.circle.origin = {1, 1};
+  r.circle.radius = 5;
+  r.circle.hash = 0x0123456789ABCDEFu;
+  r.circle.kind = Kind::beta;
+  r.rgb = {1, 2, 3};
+  r.trio[0] = -1;
+  r.trio[2] = 2;
+  r.names[0] = "first";
+  r.mask = std::bitset<12>(0xA5A);
+  r.elapsed = std::chrono::milliseconds(-1500);
+  r.phase = {0.5f, -0.5f};
+  r.pair = {3, "three"};
+  r.tuple = {true, 200, "t"};
+  r.tail = 77;
+  return r;
+}
+
+struct rich {
+  static constexpr const char* name = "Rich";
+  using type = Rich;
+  static std::vector<type> samples() { return {rich_sample(1), rich_sample(2), Rich{}}; }
+};
+
+struct tags {
+  static constexpr const char* name = "Tag";
+  using type = Tag;
+  static std::vector<type> samples() { return {rich_sample(1).tag, Tag{"deep", 1, {Tag{}, Tag{"x", 2, {Tag{}}}}}}; }
+};
+
+struct scalars {
+  static constexpr const char* name = "Scalars";
+  using type = std::vector<Scalars>;
+  static std::vector<type> samples() { return {{rich_sample(1).scalars, Scalars{}}}; }
+};
+
+template <class Golden, class... Also>
+struct golden_case {
+  static constexpr const char* name = Golden::name;
+  using type = typename Golden::type;
+  static constexpr std::array golden{Golden::name, Also::name...};
+  static std::vector<type> samples() { return {Golden::value(), type{}}; }
+};
+
+}  // namespace
+
+BIFRONS_FUZZ_CASES(rich, tags, scalars, golden_case<golden::account>, golden_case<golden::scalars>,
+                   golden_case<golden::fixed_wrappers>, golden_case<golden::strings>, golden_case<golden::versioned>,
+                   golden_case<golden::deprecated_fields>, golden_case<golden::base_class>,
+                   golden_case<golden::body_64>)
