@@ -429,3 +429,42 @@ TEST(FormatExamples, Section28Records) {
 }
 
 }  // namespace
+
+// ---- section 23: pointers ----------------------------------------------------------------------
+
+namespace {
+
+struct Link {
+  std::int32_t value = 0;
+  std::shared_ptr<Link> next;
+  std::weak_ptr<Link> prev;
+};
+
+TEST(FormatExamples, Section23Pointers) {
+  const auto p = std::make_shared<std::int32_t>(7);
+  EXPECT_EQ(to_hex(bifrons::to_bytes(std::vector<std::shared_ptr<std::int32_t>>{p, p, nullptr})),
+            to_hex(hex("03 01 0e 03 00")));
+  const auto shared = bifrons::from_bytes<std::vector<std::shared_ptr<std::int32_t>>>(hex("03 01 0e 03 00"));
+  ASSERT_EQ(shared.size(), 3u);
+  ASSERT_TRUE(shared[0]);
+  EXPECT_EQ(*shared[0], 7);
+  EXPECT_EQ(shared[1], shared[0]);
+  EXPECT_EQ(shared[2], nullptr);
+  auto first = std::make_shared<Link>();
+  first->next = std::make_shared<Link>();
+  first->next->value = 1;
+  first->next->prev = first;
+  EXPECT_EQ(to_hex(bifrons::to_bytes(first)), to_hex(hex("01 0e 00 01 06 02 00 03 00")));
+  const auto back = bifrons::from_bytes<std::shared_ptr<Link>>(hex("01 0e 00 01 06 02 00 03 00"));
+  ASSERT_TRUE(back && back->next);
+  EXPECT_EQ(back->next->value, 1);
+  EXPECT_EQ(back->next->prev.lock(), back);
+  first->next->prev.reset();
+
+  using bifrons::errc;
+  expect_error<std::shared_ptr<Link>>("01 06 02 03 00", errc::invalid_value, 3);
+  expect_error<std::shared_ptr<std::int32_t>>("02 00", errc::invalid_value, 0);
+  expect_error<std::shared_ptr<std::int32_t>>("03", errc::invalid_value, 0);
+}
+
+}  // namespace

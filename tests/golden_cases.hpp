@@ -266,6 +266,128 @@ struct RecBook {
   bool operator==(const RecBook&) const = default;
 };
 
+// ---- pointers (docs/format.md, section 23) ----------------------------------------------------
+
+/// A doubly linked list node: shared_ptr forward, weak_ptr back.
+struct PLink {
+  std::int32_t value;
+  std::shared_ptr<PLink> next;
+  std::weak_ptr<PLink> prev;
+};
+
+/// A node held by value (enable_identity below), which non-owning pointers refer to.
+struct PNode {
+  std::int32_t value;
+  const PNode* next;
+};
+
+/// A tree of owning raw pointers with a non-owning parent pointer, held by value at its root
+/// (enable_identity below). It owns its children: its destructor deletes them, its move
+/// re-points their parents.
+struct PTree {
+  std::int32_t value = 0;
+  PTree* left = nullptr;
+  PTree* right = nullptr;
+  PTree* parent = nullptr;
+
+  PTree() = default;
+  PTree(std::int32_t v, PTree* l, PTree* r) : value(v), left(l), right(r) {
+    if (left) left->parent = this;
+    if (right) right->parent = this;
+  }
+  PTree(const PTree&) = delete;
+  PTree& operator=(const PTree&) = delete;
+  PTree(PTree&& o) noexcept : value(o.value), left(o.left), right(o.right), parent(o.parent) {
+    o.left = o.right = nullptr;
+    adopt(&o);
+  }
+  PTree& operator=(PTree&& o) noexcept {
+    if (this != &o) {
+      delete left;
+      delete right;
+      value = o.value;
+      left = o.left;
+      right = o.right;
+      parent = o.parent;
+      o.left = o.right = nullptr;
+      adopt(&o);
+    }
+    return *this;
+  }
+  ~PTree() {
+    delete left;
+    delete right;
+  }
+  /// The children that pointed to `from` as their parent point here now.
+  void adopt(const PTree* from) noexcept {
+    if (left && left->parent == from) left->parent = this;
+    if (right && right->parent == from) right->parent = this;
+  }
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(value, bifrons::owning(left), bifrons::owning(right), parent);
+  }
+  /// Same values, and every parent pointer points to the node's parent.
+  friend bool operator==(const PTree& a, const PTree& b) {
+    const auto same_node = [](const PTree* x, const PTree* y) { return x && y ? *x == *y : !x && !y; };
+    return a.value == b.value && same_node(a.left, b.left) && same_node(a.right, b.right) &&
+           (!a.left || a.left->parent == &a) && (!a.right || a.right->parent == &a) &&
+           (!b.left || b.left->parent == &b) && (!b.right || b.right->parent == &b);
+  }
+};
+
+/// Every pointer form of section 23 in one value.
+struct PointerSet {
+  std::unique_ptr<std::int32_t> null_unique;
+  std::unique_ptr<std::int32_t> unique;
+  std::vector<std::shared_ptr<std::int32_t>> shared_twice;
+  std::shared_ptr<std::string> owner;
+  std::weak_ptr<std::string> watcher;
+  std::weak_ptr<std::int32_t> expired;
+  std::shared_ptr<PLink> cycle;
+  std::vector<PNode> nodes;
+  const PNode* current;
+  const std::int32_t* to_unique;
+  PTree tree;
+
+  /// Equal values, and on each side the same sharing and the same pointer targets.
+  friend bool operator==(const PointerSet& a, const PointerSet& b) {
+    return a.shape_ok() && b.shape_ok() && !a.null_unique && !b.null_unique && *a.unique == *b.unique &&
+           a.shared_twice.size() == b.shared_twice.size() && *a.shared_twice[0] == *b.shared_twice[0] &&
+           *a.owner == *b.owner && a.list() == b.list() && a.node_shape() == b.node_shape() && a.tree == b.tree;
+  }
+  bool shape_ok() const {
+    if (!unique || shared_twice.size() != 2 || !shared_twice[0] || shared_twice[0] != shared_twice[1]) return false;
+    if (!owner || watcher.lock() != owner || !expired.expired() || to_unique != unique.get()) return false;
+    std::shared_ptr<PLink> previous;
+    for (auto n = cycle; n; n = n->next) {
+      if (n->prev.lock() != previous) return false;
+      previous = n;
+    }
+    return true;
+  }
+  std::vector<std::int32_t> list() const {
+    std::vector<std::int32_t> out;
+    for (auto n = cycle; n; n = n->next) out.push_back(n->value);
+    return out;
+  }
+  /// Each node's value and the index its pointer names (-1: null), then current's index.
+  std::vector<std::int64_t> node_shape() const {
+    const auto index = [&](const PNode* p) -> std::int64_t {
+      for (std::size_t i = 0; i < nodes.size(); ++i)
+        if (&nodes[i] == p) return static_cast<std::int64_t>(i);
+      return p ? -2 : -1;
+    };
+    std::vector<std::int64_t> out;
+    for (const PNode& n : nodes) {
+      out.push_back(n.value);
+      out.push_back(index(n.next));
+    }
+    out.push_back(index(current));
+    return out;
+  }
+};
+
 }  // namespace golden
 
 template <>
@@ -278,6 +400,10 @@ template <>
 inline constexpr bool bifrons::enable_record<golden::RecTick> = true;
 template <>
 inline constexpr bool bifrons::enable_record<golden::RecNone> = true;
+template <>
+inline constexpr bool bifrons::enable_identity<golden::PNode> = true;
+template <>
+inline constexpr bool bifrons::enable_identity<golden::PTree> = true;
 
 namespace golden {
 
@@ -1102,12 +1228,66 @@ struct record_book {
   }
 };
 
+/// Every pointer form: null and unique; one object shared twice; a weak_ptr to a shared
+/// object and an expired one; a cycle through weak_ptr (a doubly linked list); non-owning
+/// pointers to by-value objects with identity and to a unique_ptr's object; owning raw pointers
+/// with parent pointers. Ids: unique 1, shared 2, owner 3, list nodes 4 5 6, nodes 7 8 9, tree
+/// root 10, its children 11 and 12; a reference to id k is tag k + 2.
+struct pointers {
+  static constexpr const char* name = "pointers";
+  using type = PointerSet;
+  static type value() {
+    PointerSet v{};
+    v.unique = std::make_unique<std::int32_t>(-3);
+    const auto seven = std::make_shared<std::int32_t>(7);
+    v.shared_twice = {seven, seven};
+    v.owner = std::make_shared<std::string>("ab");
+    v.watcher = v.owner;
+    v.expired = std::make_shared<std::int32_t>(1);  // expires at once: no owner left
+    v.cycle = std::make_shared<PLink>(PLink{10, nullptr, {}});
+    v.cycle->next = std::make_shared<PLink>(PLink{20, nullptr, v.cycle});
+    v.cycle->next->next = std::make_shared<PLink>(PLink{30, nullptr, v.cycle->next});
+    v.nodes = {{1, nullptr}, {2, nullptr}, {3, nullptr}};
+    v.nodes[1].next = &v.nodes[0];
+    v.nodes[2].next = &v.nodes[1];
+    v.current = &v.nodes[2];
+    v.to_unique = v.unique.get();
+    v.tree = PTree(1, new PTree(2, nullptr, nullptr), new PTree(3, nullptr, nullptr));
+    return v;
+  }
+  static std::vector<std::byte> spec() {
+    const auto link = [](std::int64_t value, const spec::bytes& next, unsigned prev) {
+      return spec::bytes{}.env(spec::bytes{}.s(value).add(next).u(prev));
+    };
+    const spec::bytes list = spec::bytes{}.u(1).add(link(
+        10, spec::bytes{}.u(1).add(link(20, spec::bytes{}.u(1).add(link(30, spec::bytes{}.u(0), 7)), 6)), 0));
+    const auto node = [](std::int64_t value, unsigned next) { return spec::bytes{}.env(spec::bytes{}.s(value).u(next)); };
+    const auto leaf = [](std::int64_t value) {
+      return spec::bytes{}.env(spec::bytes{}.s(value).u(0).u(0).u(12));  // parent: the root, id 10
+    };
+    return spec::bytes{}
+        .env(spec::bytes{}
+                 .u(0)                        // null_unique
+                 .u(1).s(-3)                  // unique: id 1
+                 .u(2).u(1).s(7).u(4)         // shared_twice: id 2, then a reference to it
+                 .u(1).str("ab")              // owner: id 3
+                 .u(5)                        // watcher: a reference to id 3
+                 .u(0)                        // expired
+                 .add(list)                   // cycle: ids 4, 5, 6; prev of 5 is 4 (tag 6), of 6 is 5 (tag 7)
+                 .u(3).add(node(1, 0)).add(node(2, 9)).add(node(3, 10))  // nodes: ids 7, 8, 9
+                 .u(11)                       // current: id 9
+                 .u(3)                        // to_unique: id 1
+                 .env(spec::bytes{}.s(1).u(1).add(leaf(2)).u(1).add(leaf(3)).u(0)))  // tree: ids 10, 11, 12
+        .out;
+  }
+};
+
 /// The list of cases, handed to a variadic template: golden::case_list<::testing::Types>.
 template <template <class...> class List>
 using case_list = List<integers, scalars, fixed_wrappers, floats, vector_double, strings, vector_int32, vector_long,
                        blocks, vector_bool, account, versioned, deprecated_fields, base_class, optional_variant,
                        tuple_pair, maps_sets, array_bitset, complex_chrono, unique_ptrs, body_64, body_8192, sequences,
-                       empties, stream, records, record_book>;
+                       empties, stream, records, record_book, pointers>;
 
 template <class Case>
 inline constexpr bool is_streamed = requires { requires Case::streamed; };

@@ -624,14 +624,16 @@ TEST(AllocationBudget, TheBudgetIsCumulativeOverTheWholeRead) {
 }
 
 TEST(AllocationBudget, EachUniquePtrObjectIsCharged) {
-  // vector<unique_ptr<int64_t>>: the vector's pointers, then sizeof(int64_t) per object.
+  // vector<unique_ptr<int64_t>>: the vector's pointers, then per object sizeof(int64_t) and its
+  // entry in the reader's object table.
   using P = std::unique_ptr<std::int64_t>;
-  const std::size_t n = mib / (sizeof(P) + sizeof(std::int64_t)) + 1;
+  constexpr std::size_t per_object = sizeof(std::int64_t) + bifrons::detail::object_entry_cost;
+  const std::size_t n = mib / (sizeof(P) + per_object) + 1;
   spec in;
   in.u(n);
   for (std::size_t i = 0; i < n; ++i) in.u(1).s(0);  // tag 1, value 0
   // Objects that still fit after the vector's n pointers were charged:
-  const std::size_t fitting = (mib - n * sizeof(P)) / sizeof(std::int64_t);
+  const std::size_t fitting = (mib - n * sizeof(P)) / per_object;
   ASSERT_LT(fitting, n);
   const std::size_t offset = spec{}.u(n).out.size() + 2 * fitting;  // the refused pointer's tag
   EXPECT_EQ(budget_read<std::vector<P>>(in.out, "unique_ptr"), (status{errc::allocation_limit_exceeded, offset}));

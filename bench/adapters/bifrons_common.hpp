@@ -16,12 +16,10 @@
 
 namespace bench_bifrons {
 
-// bifrons refuses shared_ptr and polymorphic pointers with a static_assert (a
-// hard error, not a substitution failure), so the unsupported trees are
-// excluded here by name.
+// bifrons refuses polymorphic pointers with a static_assert (a hard error, not
+// a substitution failure), so the polymorphic tree is excluded here by name.
 template <class T>
-concept supported = !std::is_same_v<T, std::shared_ptr<bench::model::SharedNode>> &&
-                    !std::is_same_v<T, std::unique_ptr<bench::model::PolyNode>>;
+concept supported = !std::is_same_v<T, std::unique_ptr<bench::model::PolyNode>>;
 
 struct adapter_base {
   // The reused buffer keeps its size between calls and is written through the span overload,
@@ -54,7 +52,6 @@ struct adapter_base {
   }
 
   static std::string_view unsupported_reason(std::string_view family) {
-    if (family == "shared_tree") return "bifrons does not support shared_ptr/weak_ptr yet";
     if (family == "poly_tree") return "bifrons does not support polymorphic pointers yet";
     return {};
   }

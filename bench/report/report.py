@@ -695,6 +695,7 @@ def targets(res):
 def target_groups(res):
     """[(title, [(description, status, detail)])]."""
     return [("Against the peers and memcpy", general_targets(res)),
+            ("Issue 11: pointer trees", issue11_targets(res)),
             ("Issue 10: record blocks, bulk arrays, the hand-written codec, compile time and size",
              issue10_targets(res))]
 
@@ -826,6 +827,37 @@ def ratio_target(res, desc, library, other, cases, ops, threshold, kind):
         detail += f"; {len(rows) - len(bad)} of {len(rows)} measurements pass"
         detail += f" ({', '.join(OP_LABEL[op] for op in ops)}; {sizes_label(sorted({r[0] for r in rows}, key=cases.index))})"
     return desc, "NOT met" if bad else "met", detail
+
+
+def issue11_targets(res):
+    """Pointer trees at depth 9 (1,023 nodes): speed against cereal binary and Boost, bytes, and
+    allocations per object when deserializing."""
+    out = []
+    for family, what in (("unique_tree", "unique_ptr"), ("shared_tree", "shared_ptr with weak_ptr parents"),
+                         ("poly_tree", "polymorphic unique_ptr")):
+        cases = cases_of(res, {("cereal_fwd", family)})
+        cases = [c for c in cases if split_case(c)[2] == 9]
+        for other, name in (("cereal_binary", "cereal binary"), ("boost_binary", "Boost binary")):
+            for op in ("serialize", "deserialize"):
+                out.append(ratio_target(
+                    res, f"{family} (depth 9, {what}): bifrons {op}s at least 3× faster than {name}", REFERENCE, other,
+                    cases, [op], 3.0, "throughput"))
+        desc = f"{family} (depth 9): bifrons writes fewer bytes than cereal binary and Boost binary"
+        sizes = {lib: res.size(cases[0], lib) if cases else None for lib in (REFERENCE, "cereal_binary", "boost_binary")}
+        if not cases or sizes[REFERENCE] is None or sizes["cereal_binary"] is None or sizes["boost_binary"] is None:
+            out.append((desc, "not measured", "no sizes for bifrons, cereal binary and Boost binary in this run"))
+        else:
+            ok = sizes[REFERENCE] < min(sizes["cereal_binary"], sizes["boost_binary"])
+            out.append((desc, "met" if ok else "NOT met", f"{sizes[REFERENCE]:,} B vs {sizes['cereal_binary']:,} B "
+                        f"(cereal) and {sizes['boost_binary']:,} B (Boost)"))
+        desc = f"{family} (depth 9): deserialize makes at most one allocation per object (1,023), plus 16"
+        r = res.bench.get((cases[0], REFERENCE, "deserialize")) if cases else None
+        if not r or r["error"] or r["allocs"] is None:
+            out.append((desc, "not measured", "no allocation count for bifrons in this run"))
+        else:
+            allocs = float(r["allocs"])
+            out.append((desc, "met" if allocs <= 1023 + 16 else "NOT met", f"{allocs:,.0f} allocations per deserialize"))
+    return out
 
 
 def issue10_targets(res):

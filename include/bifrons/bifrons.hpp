@@ -13,6 +13,7 @@
 #include "types/complex.hpp"
 #include "types/deque.hpp"
 #include "types/forward_list.hpp"
+#include "types/functional.hpp"
 #include "types/list.hpp"
 #include "types/map.hpp"
 #include "types/memory.hpp"

@@ -12,11 +12,13 @@
 #include <vector>
 
 #include "detail/codec.hpp"
+#include "detail/pointer_codec.hpp"
 #include "detail/scalars.hpp"
 #include "detail/source.hpp"
 #include "detail/struct_codec.hpp"
 #include "error.hpp"
 #include "fields.hpp"
+#include "pointers.hpp"
 #include "read_options.hpp"
 #include "record.hpp"
 
@@ -72,6 +74,38 @@ void truncate(Container& out, std::size_t n) noexcept {
 /// size pass, so that a loose bound never costs much memory.
 inline constexpr std::size_t one_pass_bound = 4096;
 
+/// How a top-level value is written: the first pass gives the room to make (the cheap bound, or
+/// the exact size), the second writes.
+template <class T>
+class write_passes {
+ public:
+  std::size_t room(const T& v) {
+    const std::size_t bound = size_bound_of(v);
+    return bound <= one_pass_bound ? bound : codec<T>::size(v);
+  }
+  static constexpr errc error() noexcept { return errc::ok; }
+  std::byte* write(std::byte* out, std::size_t room, const T& v) { return write_bounded(out, room, v); }
+};
+
+/// A value that may hold pointers: the exact size pass decides every pointer's tag under a
+/// write session (detail/write_session.hpp), and finds the values that cannot be written; the
+/// write pass replays the tags.
+template <class T>
+  requires needs_write_session<T>
+class write_passes<T> {
+ public:
+  std::size_t room(const T& v) {
+    const std::size_t size = codec<T>::size(v);
+    scope_.get().start_writing();
+    return size;
+  }
+  [[nodiscard]] errc error() noexcept { return scope_.get().error(); }
+  std::byte* write(std::byte* out, std::size_t, const T& v) { return codec<T>::write(out, v); }
+
+ private:
+  session_scope scope_;
+};
+
 /// What read_all reads into: a value just default-constructed, or one that holds an earlier
 /// value whose storage the read reuses (missing fields must then be reset).
 enum class object_state { fresh, reused };
@@ -88,9 +122,11 @@ template <class T>
 BIFRONS_FLATTEN read_status read_all(std::span<const std::byte> in, T& out, const read_options& options,
                                      object_state state) {
   source src(in.data(), in.size(), options);
+  [[maybe_unused]] std::conditional_t<may_hold_pointers<T>(), object_table_owner, no_object_table> objects(src);
   src.fresh = state == object_state::fresh;
   codec<T>::read(src, out);
   if (!src.failed() && !src.at_limit()) src.fail(errc::trailing_bytes);
+  if constexpr (may_hold_pointers<T>()) src.end_value();
   return {src.error(), src.error_offset()};
 }
 
@@ -134,33 +170,48 @@ read_status guarded(F&& f) noexcept {
 
 }  // namespace detail
 
-/// The exact number of bytes to_bytes(value) writes. Does not allocate.
+/// The exact number of bytes to_bytes(value) writes. Does not allocate, unless value holds
+/// pointers (their identities are tracked in a hash table). Throws bifrons::error where
+/// to_bytes would: a value with pointers that cannot be written (docs/format.md, "Pointers").
 template <class T>
 [[nodiscard]] std::size_t serialized_size(const T& value) {
-  return codec<T>::size(value);
+  if constexpr (detail::needs_write_session<T>) {
+    detail::session_scope scope;
+    const std::size_t size = codec<T>::size(value);
+    scope.get().end_size_pass();
+    if (scope.get().error() != errc::ok) detail::raise(scope.get().error(), 0);
+    return size;
+  } else {
+    return codec<T>::size(value);
+  }
 }
 
 /// Appends the encoding of value to out (a vector of bytes or chars, or a std::string).
 /// One resize per call: reusing out does not reallocate once its capacity suffices.
+/// A value with pointers that cannot be written faithfully (docs/format.md, "Pointers") throws
+/// bifrons::error with its code (unwritten_pointee, ownership_conflict, ownership_cycle,
+/// depth_limit_exceeded) and offset 0, before out is touched.
 /// Exception safety: strong for out's existing contents, if resize or a user save hook throws.
 template <class T, detail::byte_container Container>
 void to_bytes(const T& value, Container& out) {
   const std::size_t old = out.size();
-  const std::size_t bound = detail::size_bound_of(value);
+  detail::write_passes<T> passes;
   // One resize call site only: with two, GCC stopped inlining vector::resize.
-  const std::size_t room = bound <= detail::one_pass_bound ? bound : serialized_size(value);
+  const std::size_t room = passes.room(value);
+  if (passes.error() != errc::ok) [[unlikely]]
+    detail::raise(passes.error(), 0);
   out.resize(old + room);
   std::byte* begin = reinterpret_cast<std::byte*>(out.data()) + old;
 #if BIFRONS_HAS_EXCEPTIONS
   std::size_t written;
   try {
-    written = static_cast<std::size_t>(detail::write_bounded(begin, room, value) - begin);
+    written = static_cast<std::size_t>(passes.write(begin, room, value) - begin);
   } catch (...) {
     detail::truncate(out, old);
     throw;
   }
 #else
-  const auto written = static_cast<std::size_t>(detail::write_bounded(begin, room, value) - begin);
+  const auto written = static_cast<std::size_t>(passes.write(begin, room, value) - begin);
 #endif
   if (written != room) detail::truncate(out, old + written);
 }
@@ -178,15 +229,24 @@ namespace detail {
 struct fixed_write {
   std::size_t size;
   bool fits;
+  errc error = errc::ok;  // a value with pointers that cannot be written
 };
 template <class T>
 fixed_write write_into(const T& value, std::span<std::byte> buffer) {
-  // When even the (cheap) bound fits, write without the exact size pass.
-  if (const std::size_t bound = size_bound_of(value); bound <= buffer.size())
-    return {static_cast<std::size_t>(write_bounded(buffer.data(), bound, value) - buffer.data()), true};
-  const std::size_t size = codec<T>::size(value);
-  if (size > buffer.size()) return {size, false};
-  return {static_cast<std::size_t>(write_bounded(buffer.data(), size, value) - buffer.data()), true};
+  if constexpr (needs_write_session<T>) {
+    write_passes<T> passes;
+    const std::size_t size = passes.room(value);
+    if (passes.error() != errc::ok) return {0, false, passes.error()};
+    if (size > buffer.size()) return {size, false};
+    return {static_cast<std::size_t>(passes.write(buffer.data(), size, value) - buffer.data()), true};
+  } else {
+    // When even the (cheap) bound fits, write without the exact size pass.
+    if (const std::size_t bound = size_bound_of(value); bound <= buffer.size())
+      return {static_cast<std::size_t>(write_bounded(buffer.data(), bound, value) - buffer.data()), true};
+    const std::size_t size = codec<T>::size(value);
+    if (size > buffer.size()) return {size, false};
+    return {static_cast<std::size_t>(write_bounded(buffer.data(), size, value) - buffer.data()), true};
+  }
 }
 }  // namespace detail
 
@@ -207,6 +267,9 @@ template <class T>
 #else
   w = detail::write_into(value, buffer);
 #endif
+  if constexpr (detail::needs_write_session<T>) {
+    if (w.error != errc::ok) return {w.error, 0};
+  }
   if (!w.fits) return {errc::buffer_too_small, w.size};
   return w.size;
 }
@@ -216,6 +279,9 @@ template <class T>
 template <class T>
 std::size_t to_bytes(const T& value, std::span<std::byte> buffer) {
   const detail::fixed_write w = detail::write_into(value, buffer);
+  if constexpr (detail::needs_write_session<T>) {
+    if (w.error != errc::ok) detail::raise(w.error, 0);
+  }
   if (!w.fits) detail::raise(errc::buffer_too_small, w.size);
   return w.size;
 }

@@ -36,6 +36,10 @@ enum class errc : std::uint8_t {
   user_error = 15,            ///< a user load() threw an exception that is not a bifrons::error
   bucket_limit_exceeded = 16, ///< a hash bucket holds more keys than read_options::max_bucket_size
   invalid_stride = 17,        ///< a record's size in the data ends inside one of the reader's fields
+  unwritten_pointee = 18,     ///< write: a non-owning pointer to an object not written before it in the message
+  ownership_conflict = 19,    ///< write: an object owned twice, or by owners of different kinds
+  ownership_cycle = 20,       ///< write: owning pointers form a cycle (it would leak): make one link a weak_ptr
+  object_limit_exceeded = 21, ///< more objects than read_options::max_objects
 };
 
 /// A short English description of an error code.
@@ -59,8 +63,17 @@ constexpr const char* describe(errc e) noexcept {
     case errc::user_error: return "exception thrown by user code";
     case errc::bucket_limit_exceeded: return "hash bucket limit exceeded (colliding keys)";
     case errc::invalid_stride: return "record size ends inside a field";
+    case errc::unwritten_pointee: return "non-owning pointer to an object not written before it";
+    case errc::ownership_conflict: return "object owned twice or by owners of different kinds";
+    case errc::ownership_cycle: return "owning pointers form a cycle (make one link a weak_ptr)";
+    case errc::object_limit_exceeded: return "object limit exceeded";
   }
   return "unknown error";
+}
+
+/// The codes only a writer reports, about the value rather than a byte (their offset is 0).
+constexpr bool found_at_write(errc e) noexcept {
+  return e == errc::unwritten_pointee || e == errc::ownership_conflict || e == errc::ownership_cycle;
 }
 
 /// Thrown by the throwing API. `offset()` is the byte of the input where reading failed
@@ -68,7 +81,9 @@ constexpr const char* describe(errc e) noexcept {
 class error : public std::runtime_error {
  public:
   error(errc code, std::size_t offset)
-      : std::runtime_error(std::string("bifrons: ") + describe(code) + " at byte " + std::to_string(offset)),
+      : std::runtime_error(std::string("bifrons: ") + describe(code) +
+                           (found_at_write(code) ? std::string(" (found when writing)")
+                                                 : " at byte " + std::to_string(offset))),
         code_(code),
         offset_(offset) {}
   [[nodiscard]] errc code() const noexcept { return code_; }

@@ -38,10 +38,15 @@ struct codec<deprecated<T>> {
   static constexpr bool empty_envelope = std::is_base_of_v<detail::struct_codec<T>, codec<T>>;
   static constexpr std::size_t min_size = detail::min_size_of<T>;
   static std::size_t size(const deprecated<T>&) {
-    if constexpr (empty_envelope)
+    if constexpr (empty_envelope) {
+      // An object with identity takes an id even when retired: the reader gives it one.
+      if constexpr (enable_identity<T>) {
+        if (detail::session().current_pass() == detail::write_session::pass::size) detail::session().skip_id();
+      }
       return 1;
-    else
+    } else {
       return codec<T>::size(T{});
+    }
   }
   static std::byte* write(std::byte* out, const deprecated<T>&) {
     if constexpr (empty_envelope) {
@@ -53,7 +58,13 @@ struct codec<deprecated<T>> {
   }
   static void read(detail::source& in, deprecated<T>&) {
     T discarded{};
-    codec<T>::read(in, discarded);
+    if constexpr (detail::may_hold_pointers<T>()) {
+      // Nothing may refer to the objects of a value that is thrown away.
+      detail::temporary_objects objects(in);
+      codec<T>::read(in, discarded);
+    } else {
+      codec<T>::read(in, discarded);
+    }
   }
 };
 

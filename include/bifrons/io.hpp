@@ -118,6 +118,13 @@ class reader {
     // rather than silently leaving value alone.
     if (!src_.failed()) {
       src_.fresh = false;
+      // Object ids start afresh at each value, also after an exception from a hook.
+      struct value_end {
+        detail::source& src;
+        ~value_end() {
+          if constexpr (detail::may_hold_pointers<T>()) src.end_value();
+        }
+      } end{src_};
 #if BIFRONS_HAS_EXCEPTIONS
       try {
         codec<T>::read(src_, value);
@@ -135,6 +142,7 @@ class reader {
 
   std::vector<std::byte> owned_;
   detail::source src_;
+  detail::object_table_owner objects_{src_};
 };
 
 }  // namespace bifrons

@@ -26,6 +26,9 @@ struct read_options {
   /// practically never seen. Multisets and multimaps are not checked: equal keys share a
   /// bucket legitimately (see SECURITY.md).
   std::size_t max_bucket_size = 64;
+  /// Objects in one value that pointers or identity give an id (docs/format.md, "Pointers"):
+  /// each costs an entry in the reader's object table besides its own storage.
+  std::size_t max_objects = std::size_t{1} << 20;
 };
 
 }  // namespace bifrons

@@ -1,11 +1,14 @@
-// std::unique_ptr to a non-polymorphic type (bifrons/types/memory.hpp): varint tag 0 (null) or
-// 1 followed by the value; other tags are reserved and rejected.
+// std::unique_ptr, std::shared_ptr and std::weak_ptr (bifrons/types/memory.hpp): the pointer
+// encoding of docs/format.md, "Pointers": tag 0 (null), 1 (a new object, then its encoding) or
+// 3 + k (a reference to the object with id k + 1).
 #include <bifrons/types/memory.hpp>
 
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "test_support.hpp"
@@ -61,10 +64,12 @@ TEST(UniquePtr, ReadIntoExistingReusesTheObject) {
 TEST(UniquePtr, AllocationIsChargedToTheBudget) {
   using Big = std::unique_ptr<std::array<char, 1000>>;
   const bytes b = bifrons::to_bytes(std::make_unique<std::array<char, 1000>>());
-  auto poor = bifrons::try_from_bytes<Big>(b, bifrons::read_options{.max_alloc_bytes = 999});
+  // The object, and its entry in the reader's object table.
+  constexpr std::size_t cost = 1000 + bifrons::detail::object_entry_cost;
+  auto poor = bifrons::try_from_bytes<Big>(b, bifrons::read_options{.max_alloc_bytes = cost - 1});
   ASSERT_FALSE(poor);
   EXPECT_EQ(poor.code(), errc::allocation_limit_exceeded);
-  EXPECT_TRUE(bifrons::try_from_bytes<Big>(b, bifrons::read_options{.max_alloc_bytes = 1000}));
+  EXPECT_TRUE(bifrons::try_from_bytes<Big>(b, bifrons::read_options{.max_alloc_bytes = cost}));
 }
 
 /// An aggregate with move-only members: reflection handles them.
@@ -121,6 +126,290 @@ TEST(UniquePtr, RecursiveStructsAndTheDepthLimit) {
   auto allowed = bifrons::try_from_bytes<std::unique_ptr<Node>>(deep, bifrons::read_options{.max_depth = 65});
   ASSERT_TRUE(allowed);
   EXPECT_EQ(length(allowed->get()), 65);
+}
+
+TEST(UniquePtr, ABackReferenceIsInvalid) {
+  // Object 1 is the shared int; a unique_ptr cannot share it.
+  using T = std::tuple<std::shared_ptr<int>, std::unique_ptr<int>>;
+  EXPECT_TRUE(fails_with<T>(B({0x01, 0x02, 0x03}), errc::invalid_value, 2));
+}
+
+TEST(UniquePtr, WritingADeepChainFailsCleanly) {
+  // The writer recurses once per pointer: past write_session::max_depth it refuses the value
+  // rather than exhausting the stack.
+  constexpr int n = static_cast<int>(bifrons::detail::write_session::max_depth) + 1;
+  std::unique_ptr<Node> head = chain(n);
+  const auto size = [&] { (void)bifrons::serialized_size(head); };
+  EXPECT_THROW(size(), bifrons::error);
+  std::array<std::byte, 16> buffer{};
+  const auto r = bifrons::try_to_bytes(head, buffer);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::depth_limit_exceeded);
+  // The chain is freed iteratively: the nodes' own destructors would recurse as deeply.
+  while (head) head = std::move(head->next);
+}
+
+// ---- shared_ptr ----------------------------------------------------------------------------
+
+TEST(SharedPtr, HandComputedBytes) {
+  // The example of docs/format.md: p, p, nullptr with *p == 7.
+  const auto p = std::make_shared<std::int32_t>(7);
+  EXPECT_EQ(hex_of(std::vector<std::shared_ptr<std::int32_t>>{p, p, nullptr}), "03 01 0e 03 00");
+  // Two objects: the second reference names id 2 (tag 4).
+  const auto q = std::make_shared<std::int32_t>(-1);
+  EXPECT_EQ(hex_of(std::vector<std::shared_ptr<std::int32_t>>{p, q, q, p}), "04 01 0e 01 01 04 03");
+}
+
+TEST(SharedPtr, SharedObjectsComeBackShared) {
+  const auto a = std::make_shared<Point>(Point{1, "a"});
+  const auto b = std::make_shared<Point>(Point{2, "b"});
+  const std::vector<std::shared_ptr<Point>> v{a, b, a, nullptr, a, b};
+  const auto back = round_trip(v);
+  ASSERT_EQ(back.size(), 6u);
+  ASSERT_TRUE(back[0] && back[1]);
+  EXPECT_EQ(*back[0], (Point{1, "a"}));
+  EXPECT_EQ(*back[1], (Point{2, "b"}));
+  EXPECT_EQ(back[2], back[0]);
+  EXPECT_EQ(back[4], back[0]);
+  EXPECT_EQ(back[5], back[1]);
+  EXPECT_EQ(back[3], nullptr);
+  EXPECT_NE(back[0], back[1]);
+  // The same use_count pattern: three owners of one object, two of the other.
+  EXPECT_EQ(back[0].use_count(), 3);
+  EXPECT_EQ(back[1].use_count(), 2);
+}
+
+TEST(SharedPtr, ToConst) {
+  const auto p = std::make_shared<const std::string>("shared");
+  const auto back = round_trip(std::pair<std::shared_ptr<const std::string>, std::shared_ptr<const std::string>>{p, p});
+  ASSERT_TRUE(back.first);
+  EXPECT_EQ(*back.first, "shared");
+  EXPECT_EQ(back.first, back.second);
+}
+
+/// A tree whose nodes know their parents: weak_ptr back up, shared_ptr down.
+struct TreeNode {
+  std::int32_t value = 0;
+  std::vector<std::shared_ptr<TreeNode>> children;
+  std::weak_ptr<TreeNode> parent;
+};
+
+std::shared_ptr<TreeNode> add_child(const std::shared_ptr<TreeNode>& parent, std::int32_t value) {
+  auto child = std::make_shared<TreeNode>();
+  child->value = value;
+  child->parent = parent;
+  parent->children.push_back(child);
+  return child;
+}
+
+TEST(SharedPtr, TreeWithWeakParents) {
+  auto root = std::make_shared<TreeNode>();
+  root->value = 1;
+  const auto left = add_child(root, 2);
+  add_child(root, 3);
+  add_child(left, 4);
+  const auto back = round_trip(root);
+  ASSERT_TRUE(back);
+  EXPECT_TRUE(back->parent.expired());
+  ASSERT_EQ(back->children.size(), 2u);
+  const auto& l = back->children[0];
+  EXPECT_EQ(l->value, 2);
+  EXPECT_EQ(back->children[1]->value, 3);
+  EXPECT_EQ(l->parent.lock(), back);
+  EXPECT_EQ(back->children[1]->parent.lock(), back);
+  ASSERT_EQ(l->children.size(), 1u);
+  EXPECT_EQ(l->children[0]->value, 4);
+  EXPECT_EQ(l->children[0]->parent.lock(), l);
+  // Each node has exactly its one owner: nothing else in the message shares it.
+  EXPECT_EQ(back.use_count(), 1);
+  EXPECT_EQ(l.use_count(), 1);
+}
+
+/// A doubly linked list: shared_ptr forward, weak_ptr back.
+struct Link2 {
+  std::int32_t value = 0;
+  std::shared_ptr<Link2> next;
+  std::weak_ptr<Link2> prev;
+};
+
+TEST(SharedPtr, DoublyLinkedList) {
+  auto head = std::make_shared<Link2>();
+  auto node = head;
+  for (std::int32_t i = 1; i < 5; ++i) {
+    node->next = std::make_shared<Link2>();
+    node->next->value = i;
+    node->next->prev = node;
+    node = node->next;
+  }
+  // Bytes of a two-node list: tag 1, envelope {0, next: tag 1, envelope {1, null, ref 1}, null}.
+  auto two = std::make_shared<Link2>();
+  two->next = std::make_shared<Link2>();
+  two->next->value = 1;
+  two->next->prev = two;
+  EXPECT_EQ(hex_of(two), "01 0e 00 01 06 02 00 03 00");
+
+  const auto back = round_trip(head);
+  std::shared_ptr<Link2> previous;
+  std::int32_t count = 0;
+  for (auto n = back; n; n = n->next, ++count) {
+    EXPECT_EQ(n->value, count);
+    EXPECT_EQ(n->prev.lock(), previous);
+    previous = n;
+  }
+  EXPECT_EQ(count, 5);
+}
+
+TEST(SharedPtr, CycleOfOwnersIsRefusedAtWrite) {
+  // a -> b -> a through shared_ptrs leaks; the writer says so instead of writing it.
+  auto a = std::make_shared<Link2>();
+  a->next = std::make_shared<Link2>();
+  a->next->next = a;
+  const auto write = [&] { (void)bifrons::to_bytes(a); };
+  try {
+    write();
+    ADD_FAILURE() << "a cycle of shared_ptrs was written";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.code(), errc::ownership_cycle);
+  }
+  std::array<std::byte, 64> buffer{};
+  const auto r = bifrons::try_to_bytes(a, buffer);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::ownership_cycle);
+  a->next->next.reset();  // break the test's own cycle
+}
+
+TEST(SharedPtr, CycleOfOwnersIsRefusedAtRead) {
+  // Link2 {value 1, next: a reference to object 1, which is still being read}.
+  EXPECT_TRUE(fails_with<std::shared_ptr<Link2>>(B({0x01, 0x06, 0x02, 0x03, 0x00}), errc::invalid_value, 3));
+  // The same reference from a weak_ptr is fine: prev of the only node is the node itself.
+  const auto self = bifrons::from_bytes<std::shared_ptr<Link2>>(B({0x01, 0x06, 0x02, 0x00, 0x03}));
+  ASSERT_TRUE(self);
+  EXPECT_EQ(self->prev.lock(), self);
+  EXPECT_EQ(self.use_count(), 1);
+}
+
+TEST(SharedPtr, AWeakLinkBreaksTheCycle) {
+  // a's weak prev introduces b, whose shared next owns a, which is still being written: not a
+  // cycle of owners (a does not own b), so both sides accept it.
+  auto a = std::make_shared<Link2>();
+  auto b = std::make_shared<Link2>();
+  a->value = 1;
+  b->value = 2;
+  a->prev = b;
+  b->next = a;
+  // a: tag 1, {1, next null, prev: tag 1, {2, next: ref to a, prev null}}.
+  EXPECT_EQ(hex_of(a), "01 0e 02 00 01 06 04 03 00");
+  const auto back = round_trip(a);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->value, 1);
+  // Nothing in the message owns b: it is gone after the read, as the weak_ptr says.
+  EXPECT_TRUE(back->prev.expired());
+  EXPECT_EQ(back.use_count(), 1);
+  b->next.reset();
+}
+
+TEST(SharedPtr, AliasingPointersWithOtherOwnersAreRefused) {
+  struct Pair {
+    std::int32_t a = 1, b = 2;
+  };
+  const auto owner = std::make_shared<Pair>();
+  const std::shared_ptr<std::int32_t> alias(owner, &owner->b);
+  const std::shared_ptr<std::int32_t> other(std::make_shared<std::int32_t>(9), &owner->b);
+  std::array<std::byte, 64> buffer{};
+  const auto r = bifrons::try_to_bytes(std::vector<std::shared_ptr<std::int32_t>>{alias, other}, buffer);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::ownership_conflict);
+  // A lone aliasing pointer is written as the object it points to.
+  const auto back = round_trip(alias);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back, 2);
+}
+
+TEST(SharedPtr, ReferencesAreCheckedOnRead) {
+  using I = std::shared_ptr<std::int32_t>;
+  // A reference to an object not read yet (forward, or past every object).
+  EXPECT_TRUE(fails_with<I>(B({0x03}), errc::invalid_value, 0));
+  EXPECT_TRUE((fails_with<std::pair<I, I>>(B({0x01, 0x02, 0x04}), errc::invalid_value, 2)));
+  // To an object of another type: never reinterpreted.
+  EXPECT_TRUE((fails_with<std::pair<I, std::shared_ptr<std::int64_t>>>(B({0x01, 0x02, 0x03}), errc::invalid_value, 2)));
+  // To an object a unique_ptr owns.
+  EXPECT_TRUE((fails_with<std::pair<std::unique_ptr<std::int32_t>, I>>(B({0x01, 0x02, 0x03}), errc::invalid_value, 2)));
+  // Tag 2 (a polymorphic object) for a non-polymorphic type.
+  EXPECT_TRUE(fails_with<I>(B({0x02, 0x00}), errc::invalid_value, 0));
+  // The good case for contrast.
+  const auto back = bifrons::from_bytes<std::pair<I, I>>(B({0x01, 0x02, 0x03}));
+  EXPECT_EQ(back.first, back.second);
+}
+
+TEST(SharedPtr, ReadingAlwaysAllocates) {
+  // An object being reused may be shared with owners outside the message: never written into.
+  auto outside = std::make_shared<std::int32_t>(5);
+  std::shared_ptr<std::int32_t> p = outside;
+  read_into(std::make_shared<std::int32_t>(6), p);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(*p, 6);
+  EXPECT_EQ(*outside, 5);
+  EXPECT_NE(p, outside);
+}
+
+TEST(SharedPtr, ObjectLimitAndBudget) {
+  const std::vector<std::shared_ptr<std::int32_t>> three{
+      std::make_shared<std::int32_t>(1), std::make_shared<std::int32_t>(2), std::make_shared<std::int32_t>(3)};
+  const bytes b = bifrons::to_bytes(three);
+  auto r = bifrons::try_from_bytes<std::vector<std::shared_ptr<std::int32_t>>>(b,
+                                                                               bifrons::read_options{.max_objects = 2});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::object_limit_exceeded);
+  EXPECT_EQ(r.offset(), 5u);  // the third tag
+  EXPECT_TRUE(bifrons::try_from_bytes<std::vector<std::shared_ptr<std::int32_t>>>(b, bifrons::read_options{
+                                                                                         .max_objects = 3}));
+  // References take no object of their own.
+  const auto p = std::make_shared<std::int32_t>(1);
+  const bytes refs = bifrons::to_bytes(std::vector<std::shared_ptr<std::int32_t>>(100, p));
+  EXPECT_TRUE(bifrons::try_from_bytes<std::vector<std::shared_ptr<std::int32_t>>>(refs, bifrons::read_options{
+                                                                                            .max_objects = 1}));
+}
+
+// ---- weak_ptr ------------------------------------------------------------------------------
+
+TEST(WeakPtr, ExpiredReadsExpired) {
+  std::weak_ptr<std::int32_t> w;
+  {
+    const auto p = std::make_shared<std::int32_t>(1);
+    w = p;
+  }
+  EXPECT_EQ(hex_of(w), "00");
+  EXPECT_TRUE(round_trip(w).expired());
+}
+
+TEST(WeakPtr, PointsToTheObjectTheMessageOwns) {
+  struct Both {
+    std::shared_ptr<std::int32_t> owner;
+    std::weak_ptr<std::int32_t> watcher;
+  };
+  const auto p = std::make_shared<std::int32_t>(4);
+  EXPECT_EQ(hex_of(Both{p, p}), "06 01 08 03");
+  const auto back = round_trip(Both{p, p});
+  EXPECT_EQ(back.watcher.lock(), back.owner);
+  // The weak_ptr first: it carries the object, the shared_ptr refers back to it.
+  struct WeakFirst {
+    std::weak_ptr<std::int32_t> watcher;
+    std::shared_ptr<std::int32_t> owner;
+  };
+  EXPECT_EQ(hex_of(WeakFirst{p, p}), "06 01 08 03");
+  const auto first = round_trip(WeakFirst{p, p});
+  ASSERT_TRUE(first.owner);
+  EXPECT_EQ(*first.owner, 4);
+  EXPECT_EQ(first.watcher.lock(), first.owner);
+  EXPECT_EQ(first.owner.use_count(), 1);
+}
+
+TEST(WeakPtr, ObjectOwnedOnlyOutsideTheMessageReadsExpired) {
+  // Written once (its value travels), but nothing in the message owns it after reading.
+  const auto outside = std::make_shared<std::int32_t>(8);
+  const std::weak_ptr<std::int32_t> w = outside;
+  EXPECT_EQ(hex_of(w), "01 10");
+  EXPECT_TRUE(round_trip(w).expired());
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "codec.hpp"
+#include "pointer_codec.hpp"
 #include "record_codec.hpp"
 #include "scalars.hpp"
 
@@ -361,16 +362,28 @@ struct fixed_array_codec {
   }
 };
 
-/// Inserts one element read from the input; false (duplicate_key) if a unique container
-/// already holds its key.
+/// Inserts one element read from the input: where it went, or end() (duplicate_key) if a unique
+/// container already holds its key.
 template <class C, class V>
-bool insert_element(C& c, V&& v) {
+typename C::iterator insert_element(C& c, V&& v) {
   const std::size_t before = c.size();
+  typename C::iterator it;
   if constexpr (requires { c.emplace_hint(c.end(), std::forward<V>(v)); })
-    c.emplace_hint(c.end(), std::forward<V>(v));
+    it = c.emplace_hint(c.end(), std::forward<V>(v));
   else
-    c.emplace(std::forward<V>(v));
-  return c.size() != before;
+    it = c.emplace(std::forward<V>(v));
+  return c.size() != before ? it : c.end();
+}
+
+/// The objects read inside element e (pointer_codec.hpp) moved with it to *it.
+template <class Element, class It>
+void element_moved(temporary_objects& objects, Element& e, It it) {
+  if constexpr (requires { e.second; }) {
+    objects.moved_to(&e.first, sizeof e.first, const_cast<std::remove_const_t<decltype(it->first)>*>(&it->first));
+    objects.moved_to(&e.second, sizeof e.second, &it->second);
+  } else {
+    objects.moved_to(&e, sizeof e, const_cast<Element*>(&*it));
+  }
 }
 
 /// std::unordered_set and std::unordered_map (not the multi forms, whose equal keys share a
@@ -380,8 +393,15 @@ concept unique_hash_table = hash_table<C> && requires(C& c, typename C::value_ty
   { c.emplace(std::move(v)).second } -> std::convertible_to<bool>;
 };
 
+/// set, map, unordered_set and unordered_map: one element per key.
 template <class C>
-const typename C::key_type& key_of(const typename C::value_type& v) noexcept {
+concept unique_keys = requires(C& c, typename C::value_type v) {
+  { c.emplace(std::move(v)).second } -> std::convertible_to<bool>;
+};
+
+/// The key of an element (of the container's value_type, or of the pair<Key, T> read for a map).
+template <class C, class E>
+const typename C::key_type& key_of(const E& v) noexcept {
   if constexpr (requires { typename C::mapped_type; })
     return v.first;
   else
@@ -414,22 +434,50 @@ struct associative_codec {
     for (std::size_t i = 0; i < n; ++i) {
       const std::byte* at = in.position();
       Element e{};
-      codec<Element>::read(in, e);
+      if constexpr (may_hold_pointers<Element>()) {
+        temporary_objects objects(in);
+        codec<Element>::read(in, e);
+        if (in.failed()) [[unlikely]]
+          return;
+        // A duplicate is found before e moves: the copy a container makes and destroys when it
+        // refuses a key would take e's owning raw pointers with it.
+        if constexpr (unique_keys<C>) {
+          if (c.find(key_of<C>(e)) != c.end()) [[unlikely]]
+            return in.fail_at(errc::duplicate_key, at);
+        }
+        if (const auto it = insert_read(in, c, std::move(e), at); it != c.end()) element_moved(objects, e, it);
+      } else {
+        codec<Element>::read(in, e);
+        if (in.failed()) [[unlikely]]
+          return;
+        (void)insert_read(in, c, std::move(e), at);
+      }
       if (in.failed()) [[unlikely]]
         return;
-      if constexpr (unique_hash_table<C>) {
-        const auto [it, inserted] = c.emplace(std::move(e));
-        if (!inserted) [[unlikely]]
-          return in.fail_at(errc::duplicate_key, at);
-        // Colliding keys make every insertion scan their bucket: refuse a bucket past the limit.
-        // (While the table holds fewer keys than the limit, no bucket can pass it.)
-        if (c.size() > in.max_bucket_size() && c.bucket_size(c.bucket(key_of<C>(*it))) > in.max_bucket_size())
-            [[unlikely]]
-          return in.fail_at(errc::bucket_limit_exceeded, at);
-      } else {
-        if (!insert_element(c, std::move(e))) [[unlikely]]
-          return in.fail_at(errc::duplicate_key, at);
+    }
+  }
+
+ private:
+  /// Inserts an element read at `at`: where it went, or end() for a duplicate key (the error).
+  /// Past the bucket limit, the element is in (its iterator) but the read has failed.
+  BIFRONS_INLINE static typename C::iterator insert_read(source& in, C& c, Element&& e, const std::byte* at) {
+    if constexpr (unique_hash_table<C>) {
+      const auto [it, inserted] = c.emplace(std::move(e));
+      if (!inserted) [[unlikely]] {
+        in.fail_at(errc::duplicate_key, at);
+        return c.end();
       }
+      // Colliding keys make every insertion scan their bucket: refuse a bucket past the limit.
+      // (While the table holds fewer keys than the limit, no bucket can pass it.)
+      if (c.size() > in.max_bucket_size() && c.bucket_size(c.bucket(key_of<C>(*it))) > in.max_bucket_size())
+          [[unlikely]]
+        in.fail_at(errc::bucket_limit_exceeded, at);
+      return it;
+    } else {
+      const auto it = insert_element(c, std::move(e));
+      if (it == c.end()) [[unlikely]]
+        in.fail_at(errc::duplicate_key, at);
+      return it;
     }
   }
 };

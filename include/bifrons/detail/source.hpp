@@ -15,6 +15,7 @@
 #include "../error.hpp"
 #include "../read_options.hpp"
 #include "encoding.hpp"
+#include "objects.hpp"
 
 namespace bifrons::detail {
 
@@ -28,7 +29,8 @@ class source {
         depth_left_(options.max_depth),
         alloc_left_(options.max_alloc_bytes),
         max_elements_(options.max_elements),
-        max_bucket_size_(options.max_bucket_size) {}
+        max_bucket_size_(options.max_bucket_size),
+        objects_left_(options.max_objects) {}
 
   [[nodiscard]] bool failed() const noexcept { return error_ != errc::ok; }
   [[nodiscard]] errc error() const noexcept { return error_; }
@@ -178,6 +180,33 @@ class source {
   }
   void rewind(const std::byte* p) noexcept { ptr_ = p; }
 
+  /// The objects of the value being read, for pointers (docs/format.md, "Pointers"); created
+  /// on first use, so that values without pointers never allocate it.
+  object_table& objects() {
+    if (!objects_) objects_ = new object_table();
+    return *objects_;
+  }
+  [[nodiscard]] std::size_t object_count() const noexcept { return objects_ ? objects_->size() : 0; }
+  /// Counts one more object against read_options::max_objects, and its entry in the object
+  /// table against the budget, reporting a refusal at `where`.
+  [[nodiscard]] bool count_object(const std::byte* where) noexcept {
+    if (objects_left_ == 0) [[unlikely]] {
+      fail_at(errc::object_limit_exceeded, where);
+      return false;
+    }
+    --objects_left_;
+    return charge(where, 1, object_entry_cost);
+  }
+  /// Ends one top-level value (object ids start afresh at the next): see object_table::release.
+  /// A non-owning pointer to an object that nothing in the value owns fails it here.
+  void end_value() noexcept {
+    if (!objects_) return;
+    if (!failed()) {
+      if (const std::byte* at = objects_->dangling_observer()) fail_at(errc::invalid_value, at);
+    }
+    objects_->release(!failed());
+  }
+
   /// True while the object being read was default-constructed just before (see struct_codec).
   bool fresh = true;
 
@@ -217,8 +246,35 @@ class source {
   std::size_t alloc_left_;
   std::size_t max_elements_;
   std::size_t max_bucket_size_;
+  std::size_t objects_left_;
+  // Owned by an object_table_owner: a destructor here cost values without pointers about 20
+  // instructions per read, even though the table never exists for them.
+  object_table* objects_ = nullptr;
+
+  friend class object_table_owner;
   errc error_ = errc::ok;
   std::size_t error_offset_ = 0;
+};
+
+/// Frees the object table of a source that may read pointers (read_all, reader): whoever
+/// creates a source for such a type keeps one of these beside it.
+class object_table_owner {
+ public:
+  explicit object_table_owner(source& in) noexcept : in_(in) {}
+  object_table_owner(const object_table_owner&) = delete;
+  object_table_owner& operator=(const object_table_owner&) = delete;
+  ~object_table_owner() {
+    delete in_.objects_;
+    in_.objects_ = nullptr;
+  }
+
+ private:
+  source& in_;
+};
+
+/// For a source that cannot read pointers: nothing to free.
+struct no_object_table {
+  explicit no_object_table(source&) noexcept {}
 };
 
 /// While it lives, source::fresh says whether the object being read was just default-constructed;
@@ -234,6 +290,33 @@ class fresh_guard {
  private:
   source& in_;
   bool saved_;
+};
+
+/// An element that a container reads into a temporary and then moves into place (the elements
+/// of associative containers) or discards (deprecated<T>). The objects read inside it that the
+/// object table locates by position (by-value objects with identity, the slots of owning raw
+/// pointers) move with it (moved_to) or, if it dies unmoved, are forgotten
+/// (object_table::forget). Declare it after the temporary, so that it acts before the
+/// temporary's destructor runs.
+class temporary_objects {
+ public:
+  explicit temporary_objects(source& in) noexcept : in_(in), mark_(in.object_count()) {}
+  temporary_objects(const temporary_objects&) = delete;
+  temporary_objects& operator=(const temporary_objects&) = delete;
+  ~temporary_objects() {
+    if (!moved_ && in_.object_count() > mark_) in_.objects().forget(mark_);
+  }
+  /// The `size` bytes at `part` of the temporary now live at `to` (call once per part, for a
+  /// pair whose halves a container stores as a pair of another type).
+  void moved_to(const void* part, std::size_t size, void* to) noexcept {
+    if (in_.object_count() > mark_) in_.objects().relocate(mark_, part, size, to);
+    moved_ = true;
+  }
+
+ private:
+  source& in_;
+  std::size_t mark_;
+  bool moved_ = false;
 };
 
 }  // namespace bifrons::detail

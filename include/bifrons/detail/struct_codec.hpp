@@ -16,6 +16,7 @@
 
 #include "codec.hpp"
 #include "hooks.hpp"
+#include "pointer_codec.hpp"
 #include "record_codec.hpp"
 #include "scalars.hpp"
 
@@ -114,6 +115,7 @@ struct struct_codec {
 
   static std::size_t size(const T& v) {
     check_hooks<T>();
+    if constexpr (enable_identity<T>) introduce_by_value(v);
     size_archive ar;
     if constexpr (versioned) ar.add(varint_size(class_version<T>()));
     save_fields(ar, v);
@@ -174,6 +176,9 @@ struct struct_codec {
 
   static void read(source& in, T& v) {
     check_hooks<T>();
+    if constexpr (enable_identity<T>) {
+      if (!enter_by_value(in, v)) return;
+    }
     if (!in.enter()) return;
     const std::byte* start = in.position();
     // Headers of bodies under 64 bytes are one byte, which cannot fail: no error check then.
@@ -209,6 +214,8 @@ struct struct_codec {
     if (h & 1) version = in.read_varint_as<std::uint32_t>();
     const std::byte* fields = in.position();
     const std::size_t budget = in.budget_left();
+    std::size_t objects = 0;
+    if constexpr (may_hold_pointers<T>()) objects = in.object_count();
 
     input_archive ar(in);
     load_fields(ar, v, version);
@@ -218,7 +225,7 @@ struct struct_codec {
       // Data of an older class version counts too: a versioned hook may skip the fields that
       // version lacks (`if (version >= 2) ar(x);`) without the envelope ending early.
       if ((ar.missing() || (versioned && version < class_version<T>())) && !in.fresh && !in.failed()) [[unlikely]]
-        reread_from_defaults(in, v, fields, budget, version);
+        reread_from_defaults(in, v, fields, budget, objects, version);
     }
     in.widen(body_end, saved);
     in.leave();
@@ -227,7 +234,11 @@ struct struct_codec {
  private:
   // Out of line so that the common path has one copy of load_fields, which can then be inlined.
   BIFRONS_COLD static void reread_from_defaults(source& in, T& v, const std::byte* fields, std::size_t budget,
-                                                std::uint32_t version) {
+                                                [[maybe_unused]] std::size_t objects, std::uint32_t version) {
+    // The objects the first pass read are read again, with the same ids.
+    if constexpr (may_hold_pointers<T>()) {
+      if (in.object_count() > objects) in.objects().rollback(objects);
+    }
     v = T{};
     in.rewind(fields);
     in.restore_budget(budget);  // the first pass's storage is gone: do not charge it twice
@@ -310,7 +321,8 @@ struct codec : std::conditional_t<detail::record<T>, detail::record_codec<T>, de
                 "bifrons: std::complex needs #include <bifrons/types/complex.hpp> (or <bifrons/bifrons.hpp>)");
   static_assert(!(missing && detail::std_chrono_like<T>),
                 "bifrons: std::chrono types need #include <bifrons/types/chrono.hpp> (or <bifrons/bifrons.hpp>)");
-  static_assert(!std::is_pointer_v<T>, "bifrons: raw pointers are not serialized; use std::unique_ptr, or a value");
+  static_assert(!(detail::record<T> && enable_identity<T>),
+                "bifrons: a record cannot have enable_identity: records are copied as blocks, without ids");
   static_assert(!std::is_same_v<std::remove_cv_t<T>, long double>,
                 "bifrons: long double has no portable encoding (80, 64 or 128 bits by platform); "
                 "store a double, or two doubles");

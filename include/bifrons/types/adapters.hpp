@@ -8,6 +8,7 @@
 #include <stack>
 
 #include "../detail/codec.hpp"
+#include "../detail/pointer_codec.hpp"
 
 namespace bifrons {
 namespace detail {
@@ -29,11 +30,19 @@ struct adapter_codec {
   static std::byte* write(std::byte* out, const Adapter& a) { return codec<C>::write(out, access::container(a)); }
   static void read(source& in, Adapter& a) {
     C& c = access::container(a);
+    [[maybe_unused]] const std::size_t objects = in.object_count();
     codec<C>::read(in, c);
     if constexpr (requires {
                     a.top();
                     typename Adapter::value_compare;
                   }) {
+      if (std::is_heap(c.begin(), c.end(), access::compare(a))) return;
+      // Rearranging the elements would move objects that the object table knows by position
+      // (pointer_codec.hpp). A writer with the same comparison wrote a heap; other bytes are
+      // refused then.
+      if constexpr (may_hold_pointers<typename C::value_type>()) {
+        if (in.object_count() != objects) return in.fail(errc::invalid_value);
+      }
       std::make_heap(c.begin(), c.end(), access::compare(a));
     }
   }

@@ -1,18 +1,27 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// std::unique_ptr<T> to a non-polymorphic T: the pointer encoding of docs/format.md restricted
-// to its first two tags: varint 0 (null) or varint 1 followed by the value.
-// Shared identity (shared_ptr, weak_ptr, raw observers) and polymorphic pointers use the other
-// tags of the same encoding and come with the pointer support.
+// std::unique_ptr, std::shared_ptr and std::weak_ptr: the pointer encoding of docs/format.md,
+// "Pointers" (roles in detail/pointer_codec.hpp).
+//   - unique_ptr<T>: null or its object; reading reuses the object the pointer holds.
+//   - shared_ptr<T>: an object that several shared_ptrs own is written once and read back as one
+//     object, owned by as many shared_ptrs. Reading always allocates (make_shared): an object
+//     being reused may have owners outside the message.
+//   - weak_ptr<T>: as the shared_ptr it locks to; expired reads back expired. Its object is
+//     written where the message first meets it, also at a weak_ptr. After reading, it is alive
+//     if a shared_ptr of the message owns it; otherwise the weak_ptr reads back expired.
+// A shared_ptr back to an object that is still being written (a cycle of owners, which leaks)
+// is refused: make one link of the cycle a weak_ptr. A shared_ptr made with the aliasing
+// constructor is written as the object it points to, as a separate object; if the message also
+// holds another shared_ptr to the same address with another owner, writing fails with
+// errc::ownership_conflict (C++ cannot ask a shared_ptr what it owns, so a single aliasing
+// pointer cannot be told apart from an owning one).
 
 #include <memory>
 
 #include "../detail/codec.hpp"
+#include "../detail/pointer_codec.hpp"
 
 namespace bifrons {
-namespace detail {
-enum class pointer_tag : std::uint8_t { null = 0, value = 1, polymorphic = 2, first_back_reference = 3 };
-}  // namespace detail
 
 template <class T>
 struct codec<std::unique_ptr<T>> {
@@ -21,42 +30,41 @@ struct codec<std::unique_ptr<T>> {
   static_assert(!std::is_array_v<T>, "bifrons: unique_ptr<T[]> has no size; use std::vector<T>");
 
   static constexpr std::size_t min_size = 1;
-  static std::size_t size(const std::unique_ptr<T>& p) { return p ? 1 + codec<T>::size(*p) : 1; }
-  static std::byte* write(std::byte* out, const std::unique_ptr<T>& p) {
-    if (!p) return detail::write_varint(out, static_cast<std::uint64_t>(detail::pointer_tag::null));
-    out = detail::write_varint(out, static_cast<std::uint64_t>(detail::pointer_tag::value));
-    return codec<T>::write(out, *p);
-  }
-  static void read(detail::source& in, std::unique_ptr<T>& p) {
-    const std::byte* at = in.position();
-    const std::uint64_t tag = in.read_varint();
-    if (in.failed()) return;
-    if (tag == static_cast<std::uint64_t>(detail::pointer_tag::null)) {
-      p.reset();
-      return;
-    }
-    if (tag != static_cast<std::uint64_t>(detail::pointer_tag::value)) {
-      return in.fail_at(errc::invalid_value, at);
-    }
-    const bool created = !p;
-    if (created) {
-      if (!in.charge(at, 1, sizeof(T))) return;
-      p = std::make_unique<T>();
-    }
-    detail::fresh_guard guard(in, created || in.fresh);
-    codec<T>::read(in, *p);
-  }
+  static std::size_t size(const std::unique_ptr<T>& p) { return detail::unique_size<T>(p.get()); }
+  static std::byte* write(std::byte* out, const std::unique_ptr<T>& p) { return detail::unique_write<T>(out, p.get()); }
+  static void read(detail::source& in, std::unique_ptr<T>& p) { detail::unique_read(in, p); }
 };
 
 template <class T>
 struct codec<std::shared_ptr<T>> {
-  static_assert(detail::always_false<T>,
-                "bifrons: shared_ptr is not supported yet (shared identity is specified in docs/format.md "
-                "but not implemented); use std::unique_ptr or a value");
+  static_assert(!std::is_polymorphic_v<T>,
+                "bifrons: shared_ptr to a polymorphic type is not supported yet: it would slice the object");
+  static_assert(!std::is_array_v<T>, "bifrons: shared_ptr<T[]> has no size; use std::vector<T>");
+  using U = std::remove_cv_t<T>;
+
+  static constexpr std::size_t min_size = 1;
+  static std::size_t size(const std::shared_ptr<T>& p) { return detail::shared_size<U>(p, false); }
+  static std::byte* write(std::byte* out, const std::shared_ptr<T>& p) {
+    return detail::replayed_write<U>(out, p.get());
+  }
+  static void read(detail::source& in, std::shared_ptr<T>& p) { detail::shared_read(in, p, false); }
 };
 
 template <class T>
 struct codec<std::weak_ptr<T>> {
-  static_assert(detail::always_false<T>, "bifrons: weak_ptr is not supported yet");
+  static_assert(!std::is_polymorphic_v<T>,
+                "bifrons: weak_ptr to a polymorphic type is not supported yet: it would slice the object");
+  using U = std::remove_cv_t<T>;
+
+  static constexpr std::size_t min_size = 1;
+  static std::size_t size(const std::weak_ptr<T>& w) { return detail::shared_size<U>(w.lock(), true); }
+  static std::byte* write(std::byte* out, const std::weak_ptr<T>& w) {
+    return detail::replayed_write<U>(out, w.lock().get());
+  }
+  static void read(detail::source& in, std::weak_ptr<T>& w) {
+    std::shared_ptr<T> p;
+    detail::shared_read(in, p, true);
+    w = p;
+  }
 };
 }  // namespace bifrons

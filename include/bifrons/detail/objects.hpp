@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The reading side of object identity (docs/format.md, "Pointers"): the table of the objects a
+// read has met, indexed by object id, that back-references resolve against.
+//
+// A source creates the table on the first pointer it reads, so that values without pointers
+// never allocate it. The table keeps every shared object alive until the value is read (an
+// object that only a weak_ptr introduced must survive until a shared_ptr back-reference takes
+// it), and remembers every object it allocated for an owning raw pointer: if the read fails,
+// those pointers are set back to null and the objects deleted (the caller never owned them).
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+namespace bifrons::detail {
+
+/// A key per type, without RTTI: the address of a variable of its own.
+template <class T>
+struct type_key_holder {
+  static constexpr char key = 0;
+};
+template <class T>
+inline constexpr const void* type_key = &type_key_holder<std::remove_cv_t<T>>::key;
+
+/// How an object of the message is held: what may point at it.
+enum class object_kind : std::uint8_t {
+  shared,    ///< by a shared_ptr or weak_ptr: shared_ptr, weak_ptr and observers may refer back
+  unique,    ///< by a unique_ptr or an owning raw pointer: only observers may refer back
+  by_value,  ///< a member or element of a type with enable_identity: only observers may refer back
+};
+
+/// What the table does with an object it allocated for an owning raw pointer (a T* at slot)
+/// when the read fails: clear the pointer if it still holds the object, delete the object.
+struct owned_ops {
+  void (*clear)(void* slot, void* object) noexcept;
+  void (*destroy)(void* object) noexcept;
+};
+template <class T>
+inline constexpr owned_ops owned_ops_for{[](void* slot, void* object) noexcept {
+                                           T*& p = *static_cast<T**>(slot);
+                                           if (p == object) p = nullptr;
+                                         },
+                                         [](void* object) noexcept { delete static_cast<T*>(object); }};
+
+class object_table {
+ public:
+  struct entry {
+    void* address;
+    const void* type;
+    std::shared_ptr<void> owner;           // shared objects
+    void* slot = nullptr;                  // owning raw pointers: where the pointer (a T*) is,
+    const owned_ops* ops = nullptr;  // ...and how to clear it and delete the object
+    object_kind kind;
+    bool in_progress = true;
+    const std::byte* observed_at = nullptr;  // shared objects: where a non-owning pointer first named it
+  };
+
+  object_table() = default;
+  object_table(const object_table&) = delete;
+  object_table& operator=(const object_table&) = delete;
+  ~object_table() { release(false); }
+
+  [[nodiscard]] std::size_t size() const noexcept { return entries_.size(); }
+  [[nodiscard]] entry& at(std::size_t index) noexcept { return entries_[index]; }
+
+  /// Adds an object and returns its index (its id - 1).
+  std::size_t add(entry e) {
+    entries_.push_back(std::move(e));
+    return entries_.size() - 1;
+  }
+
+  /// True if a shared_ptr may point at object `index` without closing a cycle of owners: the
+  /// object is finished, or it was begun above the nearest object that only a weak_ptr holds
+  /// (the owners between them and the new pointer include a weak link).
+  [[nodiscard]] bool may_own(std::size_t index) const noexcept {
+    return !entries_[index].in_progress || index < strong_floor_;
+  }
+  /// Objects begun from here on are owned through a weak link; returns the previous floor.
+  std::size_t raise_floor(std::size_t index) noexcept {
+    const std::size_t saved = strong_floor_;
+    strong_floor_ = index;
+    return saved;
+  }
+  void restore_floor(std::size_t saved) noexcept { strong_floor_ = saved; }
+
+  /// Moves the recorded addresses and slots of objects since `mark` that lie in the `size`
+  /// bytes at `from` to the same offsets at `to`: a container read an element into a temporary
+  /// and moved it into place.
+  void relocate(std::size_t mark, const void* from, std::size_t size, void* to) noexcept {
+    const auto* first = static_cast<const std::byte*>(from);
+    auto* target = static_cast<std::byte*>(to);
+    for (std::size_t i = mark; i < entries_.size(); ++i) {
+      entry& e = entries_[i];
+      if (e.kind == object_kind::by_value) move_if_inside(e.address, first, size, target);
+      if (e.slot) move_if_inside(e.slot, first, size, target);
+    }
+  }
+
+  /// Clears the owning raw pointers of the objects since `mark` that still hold their object.
+  void clear_slots(std::size_t mark) noexcept {
+    for (std::size_t i = mark; i < entries_.size(); ++i)
+      if (entries_[i].ops) entries_[i].ops->clear(entries_[i].slot, entries_[i].address);
+  }
+
+  /// The objects since `mark` were read into a temporary that is being destroyed without being
+  /// moved into place (a discarded deprecated<T>, a duplicate key, a failed element): references
+  /// to them become errors, and an object allocated for an owning raw pointer in it is deleted
+  /// now (its pointer nulled first, so that the temporary's destructor does not delete it too).
+  /// Shared objects stay: the table keeps them alive, and a later reference may take them.
+  void forget(std::size_t mark) noexcept {
+    clear_slots(mark);
+    for (std::size_t i = entries_.size(); i-- > mark;) {
+      entry& e = entries_[i];
+      if (e.kind == object_kind::shared) continue;
+      if (e.ops) e.ops->destroy(e.address);
+      e = entry{nullptr, nullptr, {}, nullptr, nullptr, e.kind, false};
+    }
+  }
+
+  /// Forgets the objects since `mark`, as if they had not been read: a struct that is read a
+  /// second time (struct_codec's reset of a reused object) assigns their ids again. Objects
+  /// allocated for owning raw pointers are deleted and their pointers set to null.
+  void rollback(std::size_t mark) {
+    free_owned_since(mark);
+    entries_.resize(mark);
+  }
+
+  /// Where a non-owning pointer names a shared object that only the table owns, or nullptr: the
+  /// object dies when the value ends (a weak_ptr introduced it and no shared_ptr took it), and
+  /// the pointer would dangle.
+  [[nodiscard]] const std::byte* dangling_observer() const noexcept {
+    for (const entry& e : entries_)
+      if (e.observed_at && e.owner.use_count() == 1) return e.observed_at;
+    return nullptr;
+  }
+
+  /// Ends the value: drops the table's references to shared objects. After a failed read, the
+  /// objects allocated for owning raw pointers are deleted and their pointers set to null.
+  void release(bool succeeded) noexcept {
+    if (!succeeded) free_owned_since(0);
+    entries_.clear();
+    strong_floor_ = 0;
+  }
+
+ private:
+  static bool inside(const void* p, const std::byte* first, std::size_t size) noexcept {
+    const auto* b = static_cast<const std::byte*>(p);
+    return !std::less<const std::byte*>{}(b, first) && std::less<const std::byte*>{}(b, first + size);
+  }
+  static void move_if_inside(void*& p, const std::byte* first, std::size_t size, std::byte* target) noexcept {
+    if (inside(p, first, size)) p = target + (static_cast<std::byte*>(p) - first);
+  }
+  // Every pointer is nulled before any object is deleted: a class whose destructor deletes what
+  // its owning pointer holds then sees null rather than an object deleted already.
+  void free_owned_since(std::size_t mark) noexcept {
+    clear_slots(mark);
+    for (std::size_t i = entries_.size(); i-- > mark;) {
+      entry& e = entries_[i];
+      if (e.ops) {
+        e.ops->destroy(e.address);
+        e.ops = nullptr;
+        e.slot = nullptr;
+      }
+    }
+  }
+
+  std::vector<entry> entries_;
+  std::size_t strong_floor_ = 0;
+};
+
+/// What each object of a message costs the reader's allocation budget besides its own storage:
+/// its entry in the table, twice (the table's vector grows by doubling).
+inline constexpr std::size_t object_entry_cost = 2 * sizeof(object_table::entry);
+
+}  // namespace bifrons::detail

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Raw pointers (docs/format.md, "Pointers").
+//
+// A raw pointer `T*` does not own its object (the C++ Core Guidelines' rule), so bifrons writes
+// it as a reference to an object that the same message wrote before it: through a unique_ptr, a
+// shared_ptr, an owning pointer, or by value when T has enable_identity (identity.hpp). After
+// reading, it points to the corresponding new object. A pointer to an object that the message
+// has not written before it cannot be written faithfully: writing fails with
+// errc::unwritten_pointee instead of copying the object.
+//
+// A raw pointer that owns its object says so in the hook, with one word:
+//
+//   template <class Archive> void serialize(Archive& ar) { ar(value, bifrons::owning(left)); }
+//
+// It is written like a unique_ptr: null, or its object. Reading allocates the object with
+// `new T()` (or reads into the one the pointer holds already) and the caller owns it, as in
+// Boost.Serialization. If the read fails, every object it allocated for an owning pointer is
+// deleted and the pointer set back to null.
+
+#include <type_traits>
+
+#include "detail/pointer_codec.hpp"
+
+namespace bifrons {
+
+/// A raw pointer that owns its object, for a hook: `ar(bifrons::owning(child_))`.
+template <class T>
+struct owning_ref {
+  T*& pointer;
+};
+
+template <class T>
+constexpr owning_ref<T> owning(T*& pointer) noexcept {
+  return {pointer};
+}
+template <class T>
+constexpr owning_ref<T> owning(T* const& pointer) noexcept {
+  return {const_cast<T*&>(pointer)};  // a const hook writes only: the pointer is never assigned
+}
+
+namespace detail {
+template <class T>
+constexpr void check_pointee() {
+  static_assert(!std::is_void_v<T> && !std::is_function_v<T>,
+                "bifrons: a pointer to void or to a function cannot be serialized: point to an object type");
+  static_assert(!std::is_same_v<std::remove_cv_t<T>, char>,
+                "bifrons: char* is not a string here, but a pointer to one char: use std::string or std::string_view");
+  static_assert(!std::is_polymorphic_v<T>,
+                "bifrons: pointers to polymorphic types are not supported yet: they would slice the object");
+}
+}  // namespace detail
+
+template <class T>
+struct codec<owning_ref<T>> {
+  static constexpr std::size_t min_size = 1;
+  static std::size_t size(const owning_ref<T>& r) {
+    detail::check_pointee<T>();
+    return detail::unique_size<std::remove_cv_t<T>>(r.pointer);
+  }
+  static std::byte* write(std::byte* out, const owning_ref<T>& r) {
+    return detail::unique_write<std::remove_cv_t<T>>(out, r.pointer);
+  }
+  static void read(detail::source& in, owning_ref<T>& r) {
+    static_assert(!std::is_const_v<T>, "bifrons: an owning pointer to const cannot be read into: use T*");
+    detail::owning_read(in, r.pointer);
+  }
+};
+
+/// A non-owning raw pointer: null or a reference to an object written before it.
+template <class T>
+struct codec<T*> {
+  static constexpr std::size_t min_size = 1;
+  static std::size_t size(T* const& p) {
+    detail::check_pointee<T>();
+    return detail::observer_size<std::remove_cv_t<T>>(p);
+  }
+  static std::byte* write(std::byte* out, T* const& p) { return detail::replayed_write<std::remove_cv_t<T>>(out, p); }
+  static void read(detail::source& in, T*& p) { detail::observer_read(in, p, true); }
+};
+
+}  // namespace bifrons

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// std::reference_wrapper<T>: a non-owning pointer that is never null (see bifrons/pointers.hpp).
+// It is written as a reference to an object the message wrote before it, and rebound to the
+// corresponding new object when read. A reference_wrapper has no default constructor: read it
+// into an existing object (from_bytes(bytes, object)), or hold it in a class that sets it.
+
+#include <functional>
+
+#include "../detail/codec.hpp"
+#include "../detail/pointer_codec.hpp"
+
+namespace bifrons {
+
+template <class T>
+struct codec<std::reference_wrapper<T>> {
+  static_assert(!std::is_polymorphic_v<T>,
+                "bifrons: references to polymorphic types are not supported yet: they would slice the object");
+  using U = std::remove_cv_t<T>;
+
+  static constexpr std::size_t min_size = 1;
+  static std::size_t size(const std::reference_wrapper<T>& r) { return detail::observer_size<U>(&r.get()); }
+  static std::byte* write(std::byte* out, const std::reference_wrapper<T>& r) {
+    return detail::replayed_write<U>(out, &r.get());
+  }
+  static void read(detail::source& in, std::reference_wrapper<T>& r) {
+    T* p = &r.get();
+    detail::observer_read(in, p, false);
+    r = *p;
+  }
+};
+}  // namespace bifrons

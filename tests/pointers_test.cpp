@@ -1,0 +1,377 @@
+// Raw pointers and identity (bifrons/pointers.hpp, bifrons/identity.hpp): non-owning pointers
+// written as references to objects written before them, owning raw pointers stated with
+// bifrons::owning(), by-value objects with enable_identity, and what a failed read frees.
+#include <bifrons/pointers.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "types/test_support.hpp"
+
+namespace bifrons_test {
+namespace {
+
+using bifrons::errc;
+
+/// A graph node held by value in a vector, which non-owning pointers refer to.
+struct GNode {
+  std::int32_t value = 0;
+  GNode* next = nullptr;  // another node of the same graph, or null
+};
+
+struct Graph {
+  std::vector<GNode> nodes;
+  const GNode* current = nullptr;
+};
+
+}  // namespace
+}  // namespace bifrons_test
+
+template <>
+inline constexpr bool bifrons::enable_identity<bifrons_test::GNode> = true;
+
+namespace bifrons_test {
+namespace {
+
+/// Where p points inside v, or -1.
+template <class T>
+std::ptrdiff_t index_in(const std::vector<T>& v, const T* p) {
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (&v[i] == p) return static_cast<std::ptrdiff_t>(i);
+  return -1;
+}
+
+Graph sample_graph() {
+  Graph g;
+  g.nodes.resize(3);
+  for (std::size_t i = 0; i < 3; ++i) g.nodes[i].value = static_cast<std::int32_t>(10 * i);
+  g.nodes[1].next = &g.nodes[0];  // backwards only: each node is written before what points at it
+  g.nodes[2].next = &g.nodes[1];
+  g.current = &g.nodes[2];
+  return g;
+}
+
+TEST(Observer, PointsIntoByValueObjects) {
+  const Graph g = sample_graph();
+  // Each GNode takes an id when it begins (1, 2, 3); a reference to id k is tag k + 2.
+  // nodes: count 3, {0, null}, {10 -> id 1}, {20 -> id 2}; current -> id 3.
+  EXPECT_EQ(hex_of(g), "16 03 04 00 00 04 14 03 04 28 04 05");
+  const Graph back = round_trip(g);
+  ASSERT_EQ(back.nodes.size(), 3u);
+  EXPECT_EQ(back.nodes[0].next, nullptr);
+  EXPECT_EQ(index_in(back.nodes, back.nodes[1].next), 0);
+  EXPECT_EQ(index_in(back.nodes, back.nodes[2].next), 1);
+  EXPECT_EQ(index_in(back.nodes, back.current), 2);
+  EXPECT_EQ(back.nodes[2].value, 20);
+}
+
+TEST(Observer, PointsIntoObjectsOwnedByPointers) {
+  struct Owners {
+    std::unique_ptr<std::string> unique;
+    std::shared_ptr<std::int32_t> shared;
+    const std::string* to_unique = nullptr;
+    std::int32_t* to_shared = nullptr;
+    std::int32_t* none = nullptr;
+  };
+  Owners o{std::make_unique<std::string>("u"), std::make_shared<std::int32_t>(3)};
+  o.to_unique = o.unique.get();
+  o.to_shared = o.shared.get();
+  EXPECT_EQ(hex_of(o), "10 01 01 75 01 06 03 04 00");
+  const Owners back = round_trip(o);
+  ASSERT_TRUE(back.unique && back.shared);
+  EXPECT_EQ(back.to_unique, back.unique.get());
+  EXPECT_EQ(back.to_shared, back.shared.get());
+  EXPECT_EQ(back.none, nullptr);
+}
+
+TEST(Observer, AnObjectNotWrittenBeforeIsRefusedAtWrite) {
+  std::array<std::byte, 64> buffer{};
+  // Never written at all.
+  std::int32_t outside = 1;
+  struct Lone {
+    std::int32_t* p = nullptr;
+  };
+  auto r = bifrons::try_to_bytes(Lone{&outside}, buffer);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::unwritten_pointee);
+  // Written after the pointer (a by-value object after a pointer to it): the format has no
+  // forward references, and copying the object would silently duplicate it.
+  Graph g = sample_graph();
+  g.nodes[0].next = &g.nodes[2];
+  r = bifrons::try_to_bytes(g, buffer);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::unwritten_pointee);
+  EXPECT_THROW((void)bifrons::to_bytes(g), bifrons::error);
+  EXPECT_THROW((void)bifrons::serialized_size(g), bifrons::error);
+}
+
+TEST(Observer, ReferencesAreCheckedOnRead) {
+  using T = std::pair<std::shared_ptr<std::int32_t>, const std::int64_t*>;
+  EXPECT_TRUE(fails_with<T>(B({0x01, 0x02, 0x03}), errc::invalid_value, 2));  // another type
+  EXPECT_TRUE(fails_with<T>(B({0x01, 0x02, 0x04}), errc::invalid_value, 2));  // no object 2
+  // A non-owning pointer never holds a new object.
+  using U = std::pair<std::shared_ptr<std::int32_t>, const std::int32_t*>;
+  EXPECT_TRUE(fails_with<U>(B({0x01, 0x02, 0x01, 0x02}), errc::invalid_value, 2));
+  const U ok = bifrons::from_bytes<U>(B({0x01, 0x02, 0x03}));
+  EXPECT_EQ(ok.second, ok.first.get());
+}
+
+TEST(Observer, ByValueIdentityAndPointersAgreeOnIds) {
+  // A GNode that a unique_ptr owns takes one id (the pointer's), not a second as a GNode.
+  struct Mixed {
+    std::unique_ptr<GNode> owned;
+    GNode plain;
+    const GNode* to_owned = nullptr;
+    const GNode* to_plain = nullptr;
+  };
+  Mixed m{std::make_unique<GNode>(), {}, nullptr, nullptr};
+  m.owned->value = 1;
+  m.plain.value = 2;
+  m.to_owned = m.owned.get();
+  m.to_plain = &m.plain;
+  // Read in place: a pointer into a by-value member of the value itself would not follow the
+  // value if it were moved (no C++ object's move updates pointers into it).
+  Mixed back;
+  bifrons::from_bytes(bifrons::to_bytes(m), back);
+  ASSERT_TRUE(back.owned);
+  EXPECT_EQ(back.to_owned, back.owned.get());
+  EXPECT_EQ(back.to_plain, &back.plain);
+  EXPECT_EQ(back.plain.value, 2);
+}
+
+// ---- owning raw pointers ---------------------------------------------------------------------
+
+/// A binary tree of owning raw pointers with parent pointers, as Boost users write it.
+struct Tree {
+  std::int32_t value = 0;
+  Tree* left = nullptr;
+  Tree* right = nullptr;
+  Tree* parent = nullptr;
+
+  Tree() = default;
+  explicit Tree(std::int32_t v) : value(v) {}
+  Tree(const Tree&) = delete;
+  Tree& operator=(const Tree&) = delete;
+  Tree(Tree&& o) noexcept
+      : value(o.value), left(std::exchange(o.left, nullptr)), right(std::exchange(o.right, nullptr)), parent(o.parent) {
+    if (left) left->parent = this;
+    if (right) right->parent = this;
+  }
+  Tree& operator=(Tree&& o) noexcept {
+    if (this != &o) {
+      delete left;
+      delete right;
+      value = o.value;
+      left = std::exchange(o.left, nullptr);
+      right = std::exchange(o.right, nullptr);
+      parent = o.parent;
+      if (left) left->parent = this;
+      if (right) right->parent = this;
+    }
+    return *this;
+  }
+  ~Tree() {
+    delete left;
+    delete right;
+  }
+
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(value, bifrons::owning(left), bifrons::owning(right), parent);
+  }
+};
+
+}  // namespace
+}  // namespace bifrons_test
+
+template <>
+inline constexpr bool bifrons::enable_identity<bifrons_test::Tree> = true;
+
+namespace bifrons_test {
+namespace {
+
+Tree* attach(Tree& parent, Tree*& slot, std::int32_t value) {
+  slot = new Tree(value);
+  slot->parent = &parent;
+  return slot;
+}
+
+Tree sample_tree() {
+  Tree root(1);
+  Tree* l = attach(root, root.left, 2);
+  attach(root, root.right, 3);
+  attach(*l, l->right, 4);
+  return root;
+}
+
+void check_tree(const Tree& t) {
+  EXPECT_EQ(t.value, 1);
+  EXPECT_EQ(t.parent, nullptr);
+  ASSERT_TRUE(t.left && t.right);
+  EXPECT_EQ(t.left->value, 2);
+  EXPECT_EQ(t.right->value, 3);
+  EXPECT_EQ(t.left->parent, &t);
+  EXPECT_EQ(t.right->parent, &t);
+  EXPECT_EQ(t.left->left, nullptr);
+  ASSERT_TRUE(t.left->right);
+  EXPECT_EQ(t.left->right->value, 4);
+  EXPECT_EQ(t.left->right->parent, t.left);
+}
+
+TEST(Owning, TreeWithParentPointers) {
+  const Tree t = sample_tree();
+  // root (id 1) {1, left: new (id 2) {2, null, right: new (id 3) {4, null, null, parent 2},
+  // parent 1}, right: new (id 4) {3, null, null, parent 1}, parent null}.
+  EXPECT_EQ(hex_of(t), "26 02 01 12 04 00 01 08 08 00 00 04 03 01 08 06 00 00 03 00");
+  const Tree back = round_trip(t);
+  check_tree(back);
+}
+
+TEST(Owning, ReadIntoAnExistingTreeReusesItsNodes) {
+  Tree existing = sample_tree();
+  const Tree* left = existing.left;
+  bifrons::from_bytes(bifrons::to_bytes(sample_tree()), existing);
+  check_tree(existing);
+  EXPECT_EQ(existing.left, left);
+  // Null in the data deletes the object the pointer owned.
+  Tree small(1);
+  bifrons::from_bytes(bifrons::to_bytes(small), existing);
+  EXPECT_EQ(existing.left, nullptr);
+  EXPECT_EQ(existing.right, nullptr);
+}
+
+TEST(Owning, AFailedReadFreesWhatItAllocatedAndNullsThePointers) {
+  const bytes b = bifrons::to_bytes(sample_tree());
+  // Every truncation fails; the objects read so far are deleted and their pointers nulled
+  // (LeakSanitizer checks the first half in the asan stage, the null pointers the second).
+  for (std::size_t n = 0; n < b.size(); ++n) {
+    Tree t;
+    const bytes cut(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(n));
+    EXPECT_THROW(bifrons::from_bytes(cut, t), bifrons::error);
+    EXPECT_EQ(t.left, nullptr) << n;
+    EXPECT_EQ(t.right, nullptr) << n;
+    EXPECT_FALSE(bifrons::try_from_bytes<Tree>(cut));
+  }
+}
+
+TEST(Owning, ABackReferenceIsInvalid) {
+  // Tree {0, left: a reference to the root}: an owning pointer cannot share.
+  EXPECT_TRUE(fails_with<Tree>(B({0x08, 0x00, 0x03, 0x00, 0x00}), errc::invalid_value, 2));
+}
+
+TEST(Owning, InMapValuesAndDuplicateKeys) {
+  std::map<std::int32_t, Tree> m;
+  m.emplace(1, sample_tree());
+  m.emplace(2, Tree(5));
+  const auto back = round_trip(m);
+  ASSERT_EQ(back.size(), 2u);
+  check_tree(back.at(1));  // the parent pointers point into the map's own elements
+  EXPECT_EQ(back.at(2).value, 5);
+  // A duplicate key: the second tree is dropped with what it owns, once (ASan checks it).
+  bytes dup = varint_bytes(2);
+  for (int i = 0; i < 2; ++i) {
+    const bytes one = bifrons::to_bytes(std::pair<std::int32_t, Tree>(1, sample_tree()));
+    dup.insert(dup.end(), one.begin(), one.end());
+  }
+  auto r = bifrons::try_from_bytes<std::map<std::int32_t, Tree>>(dup);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::duplicate_key);
+}
+
+struct Twice {
+  Tree* a = nullptr;
+  Tree* b = nullptr;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(bifrons::owning(a), bifrons::owning(b));
+  }
+};
+
+TEST(Owning, OwnedTwiceIsRefusedAtWrite) {
+  Tree t(1);
+  std::array<std::byte, 64> buffer{};
+  const auto r = bifrons::try_to_bytes(Twice{&t, &t}, buffer);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::ownership_conflict);
+}
+
+// ---- identity and evolution ------------------------------------------------------------------
+
+TEST(Identity, ReadingAReusedObjectAgainKeepsTheIds) {
+  // An older writer's struct lacks `extra`: reading into a used object resets it and reads
+  // the fields again; the objects of the first pass must not take a second set of ids.
+  struct Old {
+    std::shared_ptr<std::int32_t> a;
+    std::shared_ptr<std::int32_t> b;
+  };
+  struct New {
+    std::shared_ptr<std::int32_t> a;
+    std::shared_ptr<std::int32_t> b;
+    std::int32_t extra = 7;
+  };
+  const auto p = std::make_shared<std::int32_t>(4);
+  const bytes old = bifrons::to_bytes(Old{p, p});
+  New used{std::make_shared<std::int32_t>(1), nullptr, 9};
+  bifrons::from_bytes(old, used);
+  ASSERT_TRUE(used.a);
+  EXPECT_EQ(*used.a, 4);
+  EXPECT_EQ(used.a, used.b);
+  EXPECT_EQ(used.a.use_count(), 2);
+  EXPECT_EQ(used.extra, 7);
+}
+
+TEST(Identity, DeprecatedObjectsKeepTheirIdsButCannotBeReferenced) {
+  struct V2 {
+    bifrons::deprecated<GNode> retired;
+    GNode kept;
+    const GNode* p = nullptr;
+  };
+  V2 v;
+  v.kept.value = 5;
+  v.p = &v.kept;
+  // retired: an empty envelope that still takes id 1; kept is id 2, so p is tag 4.
+  EXPECT_EQ(hex_of(v), "0a 00 04 0a 00 04");
+  V2 back;
+  bifrons::from_bytes(bifrons::to_bytes(v), back);
+  EXPECT_EQ(back.p, &back.kept);
+  // Bytes of an older writer whose pointer names the object it wrote where the field is now
+  // retired ({1, null}, then {0, null}, then a reference to id 1): refused.
+  EXPECT_TRUE(fails_with<V2>(B({0x0e, 0x04, 0x02, 0x00, 0x04, 0x00, 0x00, 0x03}), errc::invalid_value, 7));
+}
+
+}  // namespace
+}  // namespace bifrons_test
+
+namespace bifrons_test {
+namespace {
+
+TEST(Observer, AnObjectOnlyAWeakPtrHoldsCannotBeNamed) {
+  // The object dies with the read (nothing in the message owns it): a raw pointer to it would
+  // dangle. The writer refuses the value, the reader such bytes.
+  struct WeakOnly {
+    std::weak_ptr<std::int32_t> w;
+    const std::int32_t* p = nullptr;
+  };
+  const auto outside = std::make_shared<std::int32_t>(1);
+  std::array<std::byte, 16> buffer{};
+  auto r = bifrons::try_to_bytes(WeakOnly{outside, outside.get()}, buffer);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::unwritten_pointee);
+  EXPECT_TRUE(fails_with<WeakOnly>(B({0x06, 0x01, 0x02, 0x03}), errc::invalid_value, 3));
+  // Owned by a shared_ptr later in the message: fine both ways.
+  struct Later {
+    std::weak_ptr<std::int32_t> w;
+    const std::int32_t* p = nullptr;
+    std::shared_ptr<std::int32_t> s;
+  };
+  const Later back = round_trip(Later{outside, outside.get(), outside});
+  EXPECT_EQ(back.p, back.s.get());
+  EXPECT_EQ(back.w.lock(), back.s);
+}
+
+}  // namespace
+}  // namespace bifrons_test
