@@ -9,6 +9,8 @@
 #   apt_newest NAME       the highest N of the packages NAME-N apt knows
 #   have CMD              CMD is on PATH
 #   have_file GLOB...     some file matches one of the GLOBs
+#   want_newest_clang     queue the newest clang-N apt knows and its sanitizer and libFuzzer
+#                         runtimes (nothing if $CLANGXX names a compiler)
 
 SUDO=()
 if [[ $(id -u) -ne 0 ]]; then SUDO=(sudo); fi
@@ -64,4 +66,15 @@ apt_newest() {
   # Empty package lists (a fresh machine): fetch them and look again.
   if [[ -z $v ]] && apt_update_once; then v=$(apt_versions "$1" | tail -n 1); fi
   echo "$v"
+}
+
+want_newest_clang() {
+  [[ -z ${CLANGXX:-} ]] || return 0
+  local v; v=$(apt_newest clang)
+  [[ -n $v ]] || return 0
+  want "clang-$v" have "clang++-$v"
+  # The sanitizer and libFuzzer runtimes are a separate package since clang 15.
+  if apt-cache show "libclang-rt-$v-dev" >/dev/null 2>&1; then
+    want "libclang-rt-$v-dev" dpkg -s "libclang-rt-$v-dev"
+  fi
 }
