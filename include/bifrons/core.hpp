@@ -103,7 +103,7 @@ class write_passes<T> {
   std::byte* write(std::byte* out, std::size_t, const T& v) { return codec<T>::write(out, v); }
 
  private:
-  session_scope scope_;
+  session_scope scope_{may_hold_identity<T>()};
 };
 
 /// What read_all reads into: a value just default-constructed, or one that holds an earlier
@@ -123,6 +123,7 @@ BIFRONS_FLATTEN read_status read_all(std::span<const std::byte> in, T& out, cons
                                      object_state state) {
   source src(in.data(), in.size(), options);
   [[maybe_unused]] std::conditional_t<may_hold_pointers<T>(), object_table_owner, no_object_table> objects(src);
+  src.track_objects(may_hold_identity<T>());
   src.fresh = state == object_state::fresh;
   codec<T>::read(src, out);
   if (!src.failed() && !src.at_limit()) src.fail(errc::trailing_bytes);
@@ -176,7 +177,7 @@ read_status guarded(F&& f) noexcept {
 template <class T>
 [[nodiscard]] std::size_t serialized_size(const T& value) {
   if constexpr (detail::needs_write_session<T>) {
-    detail::session_scope scope;
+    detail::session_scope scope(detail::may_hold_identity<T>());
     const std::size_t size = codec<T>::size(value);
     scope.get().end_size_pass();
     if (scope.get().error() != errc::ok) detail::raise(scope.get().error(), 0);

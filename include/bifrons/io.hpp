@@ -118,6 +118,7 @@ class reader {
     // rather than silently leaving value alone.
     if (!src_.failed()) {
       src_.fresh = false;
+      src_.track_objects(detail::may_hold_identity<T>());
       // Object ids start afresh at each value, also after an exception from a hook.
       struct value_end {
         detail::source& src;

@@ -44,63 +44,96 @@ inline constexpr std::uint64_t first_reference_tag = 3;
 
 constexpr std::uint64_t reference_tag(std::uint64_t id) noexcept { return first_reference_tag + (id - 1); }
 
-// ---- which values need a write session -------------------------------------------------------
+// ---- which values hold pointers ---------------------------------------------------------------
 
-template <class T, int Depth>
-constexpr bool may_hold_pointers();
+/// What a scan of a type's parts looks for: any pointer (the reader's guards for temporaries
+/// and rereads), or what needs object ids (references are possible only with shared_ptr,
+/// weak_ptr, raw pointers or by-value objects with identity; a value of unique_ptrs alone never
+/// refers back, so neither side tracks its objects).
+enum class pointer_scan : std::uint8_t { any_pointer, identity };
 
-template <class Tuple, int Depth, std::size_t... I>
-constexpr bool any_element_may_hold_pointers(std::index_sequence<I...>) {
-  return (may_hold_pointers<std::tuple_element_t<I, Tuple>, Depth>() || ...);
-}
-template <class Variant, int Depth, std::size_t... I>
-constexpr bool any_alternative_may_hold_pointers(std::index_sequence<I...>) {
-  return (may_hold_pointers<std::variant_alternative_t<I, Variant>, Depth>() || ...);
-}
-template <int Depth, class... F>
-constexpr bool any_member_may_hold_pointers(type_list<F...>) {
-  return (may_hold_pointers<F, Depth>() || ...);
-}
+template <class T, class List>
+inline constexpr bool listed = false;
+template <class T, class... L>
+inline constexpr bool listed<T, type_list<L...>> = (std::is_same_v<T, L> || ...);
 
-/// False only where T certainly holds no pointer and no object with identity: scalars, strings,
-/// records, and standard containers and aggregates of such, looked at a few levels deep. A class
-/// with a hook may write anything, so it counts as holding pointers.
-template <class T, int Depth = 6>
-constexpr bool may_hold_pointers() {
+template <class List, class T>
+struct append_type;
+template <class... L, class T>
+struct append_type<type_list<L...>, T> {
+  using type = type_list<L..., T>;
+};
+
+template <pointer_scan Scan, class T, class Seen>
+constexpr bool scan_holds();
+
+template <pointer_scan Scan, class Seen, class... F>
+constexpr bool any_holds(type_list<F...>) {
+  return (scan_holds<Scan, F, Seen>() || ...);
+}
+template <class Tuple, std::size_t... I>
+type_list<std::tuple_element_t<I, Tuple>...> tuple_types(std::index_sequence<I...>);
+template <class Variant, std::size_t... I>
+type_list<std::variant_alternative_t<I, Variant>...> variant_types(std::index_sequence<I...>);
+
+template <class T>
+concept std_unique_ptr_like = std_smart_pointer_like<T> && requires { typename T::deleter_type; };
+
+/// False only where T certainly holds nothing the scan looks for: scalars, strings, records,
+/// and standard containers and aggregates of such. A class with a hook may write anything, so
+/// it counts as holding pointers. Recursive types end the scan where they recur (Seen).
+template <pointer_scan Scan, class T, class Seen>
+constexpr bool scan_holds() {
   using U = std::remove_cv_t<T>;
-  if constexpr (Depth == 0 || std::is_pointer_v<U>) {
+  using Next = typename append_type<Seen, U>::type;
+  if constexpr (listed<U, Seen>) {
+    return false;  // being scanned further up: its other parts decide
+  } else if constexpr (std::is_pointer_v<U>) {
     return true;
   } else if constexpr (std::is_arithmetic_v<U> || std::is_enum_v<U>) {
     return false;
   } else if constexpr (std::is_array_v<U>) {
-    return may_hold_pointers<std::remove_extent_t<U>, Depth>();
+    return scan_holds<Scan, std::remove_extent_t<U>, Seen>();
   } else if constexpr (!std::is_class_v<U> || hook_count<U> != 0 || has_only_inherited_hooks<U> || enable_identity<U>) {
     return true;
   } else if constexpr (record<U>) {
     return false;
   } else if constexpr (reflected<U>) {
-    return any_member_may_hold_pointers<Depth - 1>(member_types<U>{});
+    return any_holds<Scan, Next>(member_types<U>{});
+  } else if constexpr (std_unique_ptr_like<U> && Scan == pointer_scan::identity) {
+    return scan_holds<Scan, typename U::element_type, Next>();
   } else if constexpr (std_smart_pointer_like<U>) {
     return true;
   } else if constexpr (std_string_like<U> || std_string_view_like<U> || std_bitset_like<U> || std_complex_like<U> ||
                        std_chrono_like<U> || std::is_same_v<U, std::monostate>) {
     return false;
   } else if constexpr (std_optional_like<U>) {
-    return may_hold_pointers<typename U::value_type, Depth - 1>();
+    return scan_holds<Scan, typename U::value_type, Next>();
   } else if constexpr (std_variant_like<U>) {
-    return any_alternative_may_hold_pointers<U, Depth - 1>(std::make_index_sequence<std::variant_size_v<U>>{});
+    return any_holds<Scan, Next>(decltype(variant_types<U>(std::make_index_sequence<std::variant_size_v<U>>{})){});
   } else if constexpr (std_adapter_like<U>) {
-    return may_hold_pointers<typename U::container_type, Depth - 1>();
+    return scan_holds<Scan, typename U::container_type, Next>();
   } else if constexpr (std::ranges::range<U>) {
-    return may_hold_pointers<std::ranges::range_value_t<U>, Depth - 1>();
+    return scan_holds<Scan, std::ranges::range_value_t<U>, Next>();
   } else if constexpr (std_tuple_like<U>) {
-    return any_element_may_hold_pointers<U, Depth - 1>(std::make_index_sequence<std::tuple_size_v<U>>{});
+    return any_holds<Scan, Next>(decltype(tuple_types<U>(std::make_index_sequence<std::tuple_size_v<U>>{})){});
   } else {
     return true;
   }
 }
 
-/// The entry points install a write session (write_session.hpp) for these values.
+/// T may hold a pointer of any kind, or an object with identity.
+template <class T>
+constexpr bool may_hold_pointers() {
+  return scan_holds<pointer_scan::any_pointer, T, type_list<>>();
+}
+/// T may hold something that takes part in references: writers and readers then track the
+/// objects of unique owners too.
+template <class T>
+constexpr bool may_hold_identity() {
+  return scan_holds<pointer_scan::identity, T, type_list<>>();
+}
+/// The entry points write these values under a session (write_session.hpp).
 template <class T>
 inline constexpr bool needs_write_session = may_hold_pointers<T>();
 
@@ -116,17 +149,20 @@ std::size_t pointee_size(write_session& s, const T& object) {
 }
 
 /// unique_ptr and owning raw pointers: the size pass gives the object its id.
+/// unique_ptr and owning raw pointers: the size pass gives the object its id where something
+/// of the value can refer to it (a value of unique_ptrs alone never refers back).
 template <class T>
 std::size_t unique_size(const T* p) {
   if (p == nullptr) return 1;
   write_session& s = session();
+  if (!s.tracks_unique()) return 1 + pointee_size(s, *p);
   if (s.find(p, type_key<T>) != nullptr) {
     s.fail(errc::ownership_conflict);
     return 1;
   }
-  write_session::object& o = s.introduce(p, type_key<T>, object_kind::unique);
+  const std::size_t index = s.introduce(p, type_key<T>, object_kind::unique);
   const std::size_t n = 1 + pointee_size(s, *p);
-  o.in_progress = false;  // (references into an unordered_map survive insertions)
+  s.at(index).in_progress = false;
   return n;
 }
 template <class T>
@@ -158,14 +194,14 @@ std::size_t shared_size(const std::shared_ptr<Pointee>& p, bool weak_link) {
     s.record(tag);
     return varint_size(tag);
   }
-  write_session::object& o = s.introduce(p.get(), type_key<T>, object_kind::shared);
-  o.owner = p;
-  o.owned = !weak_link;
+  const std::size_t index = s.introduce(p.get(), type_key<T>, object_kind::shared);
+  s.at(index).owner = p;
+  s.at(index).owned = !weak_link;
   s.record(new_object_tag);
-  const std::uint64_t floor = weak_link ? s.raise_floor(o.id) : 0;
+  const std::uint64_t floor = weak_link ? s.raise_floor(s.at(index).id) : 0;
   const std::size_t n = 1 + pointee_size<T>(s, *p);
   if (weak_link) s.restore_floor(floor);
-  o.in_progress = false;
+  s.at(index).in_progress = false;
   return n;
 }
 
@@ -210,7 +246,7 @@ void introduce_by_value(const T& v) {
     if (!(o->in_progress && o->kind != object_kind::by_value)) s.fail(errc::ownership_conflict);
     return;
   }
-  s.introduce(&v, type_key<T>, object_kind::by_value).in_progress = false;
+  s.at(s.introduce(&v, type_key<T>, object_kind::by_value)).in_progress = false;
 }
 
 // ---- reading ---------------------------------------------------------------------------------
@@ -263,9 +299,10 @@ void unique_read(source& in, std::unique_ptr<T>& p) {
     if (!in.charge(at, 1, sizeof(T))) return;
     p = std::make_unique<T>();
   }
+  fresh_guard guard(in, created || in.fresh);
+  if (!in.tracks_objects()) return codec<T>::read(in, *p);  // nothing can refer to it
   object_table& table = in.objects();
   const std::size_t index = table.add({p.get(), type_key<T>, {}, nullptr, nullptr, object_kind::unique});
-  fresh_guard guard(in, created || in.fresh);
   codec<T>::read(in, *p);
   table.at(index).in_progress = false;
 }

@@ -187,6 +187,10 @@ class source {
     return *objects_;
   }
   [[nodiscard]] std::size_t object_count() const noexcept { return objects_ ? objects_->size() : 0; }
+  /// Whether objects that only owning pointers hold (unique_ptr) go into the table: only where
+  /// something of the value can refer to them (may_hold_identity of the value's type).
+  [[nodiscard]] bool tracks_objects() const noexcept { return track_objects_; }
+  void track_objects(bool track) noexcept { track_objects_ = track; }
   /// Counts one more object against read_options::max_objects, and its entry in the object
   /// table against the budget, reporting a refusal at `where`.
   [[nodiscard]] bool count_object(const std::byte* where) noexcept {
@@ -247,6 +251,7 @@ class source {
   std::size_t max_elements_;
   std::size_t max_bucket_size_;
   std::size_t objects_left_;
+  bool track_objects_ = true;
   // Owned by an object_table_owner: a destructor here cost values without pointers about 20
   // instructions per read, even though the table never exists for them.
   object_table* objects_ = nullptr;

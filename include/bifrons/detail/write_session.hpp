@@ -16,9 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <functional>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "../error.hpp"
@@ -37,11 +35,16 @@ class write_session {
     std::uint64_t id;
     object_kind kind;
     bool in_progress;
-    std::weak_ptr<const void> owner;  // shared objects: to tell an aliasing shared_ptr apart
     bool owned = false;               // shared objects: a shared_ptr of the message owns it
+    std::weak_ptr<const void> owner;  // shared objects: to tell an aliasing shared_ptr apart
   };
 
   enum class pass : std::uint8_t { size, write };
+
+  /// Whether objects that only unique owners hold take ids in the table: only where something
+  /// of the value can refer to them (may_hold_identity). Without, the session only counts depth.
+  explicit write_session(bool track_unique) noexcept : track_unique_(track_unique) {}
+  [[nodiscard]] bool tracks_unique() const noexcept { return track_unique_; }
 
   [[nodiscard]] pass current_pass() const noexcept { return pass_; }
   [[nodiscard]] errc error() const noexcept { return error_; }
@@ -49,14 +52,28 @@ class write_session {
     if (error_ == errc::ok) error_ = code;
   }
 
-  /// Size pass: the object at (address, type), or nullptr if the message has not met it.
-  [[nodiscard]] object* find(const void* address, const void* type) {
-    const auto it = objects_.find(key{address, type});
-    return it == objects_.end() ? nullptr : &it->second;
+  /// Size pass: the object at (address, type), or nullptr if the message has not met it. The
+  /// pointer is valid until the next introduce().
+  [[nodiscard]] object* find(const void* address, const void* type) noexcept {
+    if (objects_.empty()) return nullptr;
+    for (std::size_t i = slot_of(address, type);; i = (i + 1) & (slots_.size() - 1)) {
+      const slot& sl = slots_[i];
+      if (sl.address == nullptr) return nullptr;
+      if (sl.address == address && sl.type == type) return &objects_[sl.index];
+    }
   }
-  /// Size pass: gives the object at (address, type) the next id. The caller checked find().
-  object& introduce(const void* address, const void* type, object_kind kind) {
-    return objects_.emplace(key{address, type}, object{next_id_++, kind, true, {}}).first->second;
+  /// Size pass: gives the object at (address, type) the next id and returns its index for at().
+  /// The caller checked find().
+  std::size_t introduce(const void* address, const void* type, object_kind kind) {
+    if (2 * (objects_.size() + 1) > slots_.size()) grow();
+    const std::size_t index = objects_.size();
+    objects_.push_back(object{next_id_++, kind, true, false, {}});
+    place({address, type, index});
+    return index;
+  }
+  [[nodiscard]] object& at(std::size_t index) noexcept { return objects_[index]; }
+  [[nodiscard]] std::size_t index_of(const object& o) const noexcept {
+    return static_cast<std::size_t>(&o - objects_.data());
   }
 
   /// Size pass: an id for an object that nothing can point at (the default T a deprecated<T>
@@ -89,13 +106,13 @@ class write_session {
 
   /// Size pass: a non-owning pointer names a shared object that no shared_ptr of the message
   /// owns yet (only weak_ptrs).
-  void observed_unowned(object& o) { observed_unowned_.push_back(&o); }
+  void observed_unowned(const object& o) { observed_unowned_.push_back(index_of(o)); }
 
   /// Ends the size pass. A non-owning pointer to an object that no shared_ptr of the message
   /// owns would dangle after reading (the object dies with the read): unwritten_pointee.
   void end_size_pass() noexcept {
-    for (const object* o : observed_unowned_)
-      if (!o->owned) fail(errc::unwritten_pointee);
+    for (const std::size_t i : observed_unowned_)
+      if (!objects_[i].owned) fail(errc::unwritten_pointee);
   }
   /// Ends the size pass: the write pass follows.
   void start_writing() noexcept {
@@ -105,27 +122,41 @@ class write_session {
   }
 
  private:
-  struct key {
-    const void* address;
-    const void* type;
-    friend bool operator==(const key&, const key&) = default;
+  // An open-addressing table (linear probing, at most half full) of indices into objects_:
+  // node-based std::unordered_map cost an allocation per object, several times the rest of a
+  // shared_ptr's write.
+  struct slot {
+    const void* address = nullptr;  // null: empty
+    const void* type = nullptr;
+    std::size_t index = 0;
   };
-  struct key_hash {
-    std::size_t operator()(const key& k) const noexcept {
-      const std::size_t a = std::hash<const void*>{}(k.address);
-      return a ^ (std::hash<const void*>{}(k.type) + 0x9e3779b97f4a7c15u + (a << 6) + (a >> 2));
-    }
-  };
+  [[nodiscard]] std::size_t slot_of(const void* address, const void* type) const noexcept {
+    const auto k = (reinterpret_cast<std::uintptr_t>(address) ^ (reinterpret_cast<std::uintptr_t>(type) >> 3)) >> 3;
+    return static_cast<std::size_t>((static_cast<std::uint64_t>(k) * 0x9E3779B97F4A7C15u) >> 32) & (slots_.size() - 1);
+  }
+  void place(const slot& s) noexcept {
+    std::size_t i = slot_of(s.address, s.type);
+    while (slots_[i].address != nullptr) i = (i + 1) & (slots_.size() - 1);
+    slots_[i] = s;
+  }
+  void grow() {
+    std::vector<slot> old(slots_.empty() ? 64 : 2 * slots_.size());
+    old.swap(slots_);
+    for (const slot& s : old)
+      if (s.address != nullptr) place(s);
+  }
 
-  std::unordered_map<key, object, key_hash> objects_;
+  std::vector<object> objects_;
+  std::vector<slot> slots_;
   std::vector<std::uint64_t> tags_;
-  std::vector<object*> observed_unowned_;
+  std::vector<std::size_t> observed_unowned_;
   std::size_t next_ = 0;
   std::uint64_t next_id_ = 1;
   std::uint64_t strong_floor_ = 0;
   std::size_t depth_ = 0;
   errc error_ = errc::ok;
   pass pass_ = pass::size;
+  bool track_unique_;
 };
 
 inline thread_local write_session* current_write_session = nullptr;
@@ -142,7 +173,9 @@ inline write_session& session() noexcept {
 /// Installs a fresh session for one top-level value while it lives.
 class session_scope {
  public:
-  session_scope() noexcept : saved_(current_write_session) { current_write_session = &session_; }
+  explicit session_scope(bool track_unique) noexcept : session_(track_unique), saved_(current_write_session) {
+    current_write_session = &session_;
+  }
   session_scope(const session_scope&) = delete;
   session_scope& operator=(const session_scope&) = delete;
   ~session_scope() { current_write_session = saved_; }
