@@ -1,8 +1,9 @@
 // Fuzz harness: try_from_bytes of user classes. A rich aggregate holding a bit of everything
 // (scalars, enums, strings, sequences, maps, optional, variant, nested structs, records, a
-// versioned struct with a hook, a class with save/load hooks that refuses bad values, a derived
-// class with base<>, deprecated and fixed fields, a struct of scalars that takes the unchecked
-// body path), and the user classes of the golden files. Properties: fuzz_support.hpp.
+// versioned struct with a hook, a class with save/load hooks that refuses bad values, a hook that
+// throws its own exception, a derived class with base<>, deprecated and fixed fields, a struct of
+// scalars that takes the unchecked body path), and the user classes of the golden files.
+// Properties: fuzz_support.hpp.
 
 #include <array>
 #include <bitset>
@@ -77,6 +78,19 @@ class Range {
   std::int32_t hi_ = 0;
 };
 
+/// A load hook that throws (not a bifrons::error) on a value it refuses: try_from_bytes must turn
+/// the exception into user_error, from_bytes let it through.
+struct Picky {
+  std::string word;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(word);
+    if constexpr (Ar::is_loading)
+      if (word == "boom") throw fuzz::user_exception();
+  }
+  bool operator==(const Picky&) const = default;
+};
+
 struct Shape {
   std::string label;
   Point origin;
@@ -137,6 +151,7 @@ struct Rich {
   Versioned versioned;
   Range range;
   std::vector<Range> ranges;
+  std::vector<Picky> picky;
   Circle circle;
   bifrons::deprecated<std::string> old_name;
   bifrons::deprecated<Point> old_point;
@@ -192,6 +207,7 @@ Rich rich_sample(int seed) {
   r.versioned = {9, "v", 42u};
   r.range = {-1, 1};
   r.ranges = {{0, 0}, {2, 3}};
+  r.picky = {{"fine"}, {seed == 2 ? "boom" : "boo"}};  // the second sample does not read back
   r.circle.label = "circle";
   r.circle.origin = {1, 1};
   r.circle.radius = 5;
@@ -213,6 +229,8 @@ Rich rich_sample(int seed) {
 struct rich {
   static constexpr const char* name = "Rich";
   using type = Rich;
+  // Range and Picky refuse values in their hooks: the known defect of fuzz_support.hpp.
+  static constexpr bool hooks_see_stale_fields = true;
   static std::vector<type> samples() { return {rich_sample(1), rich_sample(2), Rich{}}; }
 };
 
