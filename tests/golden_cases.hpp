@@ -38,6 +38,7 @@
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <typeinfo>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -388,6 +389,155 @@ struct PointerSet {
   }
 };
 
+// ---- polymorphic pointers (docs/format.md, section 23, tag 2) ----------------------------------
+
+struct PShape {
+  std::int32_t id = 0;
+  PShape() = default;
+  explicit PShape(std::int32_t i) : id(i) {}
+  virtual ~PShape() = default;
+  template <class Ar>
+  void serialize(Ar& ar) { ar(id); }
+};
+struct PCircle final : PShape {
+  std::int32_t radius = 0;
+  PCircle() = default;
+  PCircle(std::int32_t i, std::int32_t r) : PShape(i), radius(r) {}
+  template <class Ar>
+  void serialize(Ar& ar) { ar(bifrons::base<PShape>(*this), radius); }
+};
+struct PSquare final : PShape {
+  std::int32_t side = 0;
+  PSquare() = default;
+  PSquare(std::int32_t i, std::int32_t s) : PShape(i), side(s) {}
+  template <class Ar>
+  void serialize(Ar& ar) { ar(bifrons::base<PShape>(*this), side); }
+};
+/// A shape holding shapes: the objects inside a polymorphic object are counted in its header.
+struct PGroup final : PShape {
+  std::vector<std::unique_ptr<PShape>> children;
+  template <class Ar>
+  void serialize(Ar& ar) { ar(bifrons::base<PShape>(*this), children); }
+};
+/// A second polymorphic base: PLabel's PNamed subobject is not at the object's address.
+struct PNamed {
+  std::string name;
+  virtual ~PNamed() = default;
+  template <class Ar>
+  void serialize(Ar& ar) { ar(name); }
+};
+struct PLabel final : PShape, PNamed {
+  std::int32_t size = 0;
+  PLabel() = default;
+  PLabel(std::int32_t i, std::string n, std::int32_t s) : PShape(i), size(s) { name = std::move(n); }
+  template <class Ar>
+  void serialize(Ar& ar) { ar(bifrons::base<PShape>(*this), bifrons::base<PNamed>(*this), size); }
+};
+/// A diamond: PRoot is a virtual base of PLeft and PRight, and written once in a PJoin.
+struct PRoot {
+  std::int32_t root = 0;
+  virtual ~PRoot() = default;
+  template <class Ar>
+  void serialize(Ar& ar) { ar(root); }
+};
+struct PLeft : virtual PRoot {
+  std::int32_t left = 0;
+  template <class Ar>
+  void serialize(Ar& ar) { ar(bifrons::base<PRoot>(*this), left); }
+};
+struct PRight : virtual PRoot {
+  std::int32_t right = 0;
+  template <class Ar>
+  void serialize(Ar& ar) { ar(bifrons::base<PRoot>(*this), right); }
+};
+struct PJoin final : PLeft, PRight {
+  std::int32_t join = 0;
+  PJoin() = default;
+  PJoin(std::int32_t r, std::int32_t l, std::int32_t ri, std::int32_t j) : join(j) {
+    root = r;
+    left = l;
+    right = ri;
+  }
+  template <class Ar>
+  void serialize(Ar& ar) { ar(bifrons::base<PLeft>(*this), bifrons::base<PRight>(*this), join); }
+};
+/// A type that an older reader has not registered (polymorphic_unknown.bin): it holds an object
+/// of its own.
+struct PTriangle final : PShape {
+  std::shared_ptr<PShape> corner;
+  template <class Ar>
+  void serialize(Ar& ar) { ar(bifrons::base<PShape>(*this), corner); }
+};
+
+/// "shape(id) = circle(r)" etc.: what a shape is, for comparing values.
+inline std::string describe_shape(const PShape* p) {
+  if (p == nullptr) return "null";
+  std::string out = std::to_string(p->id);
+  if (const auto* c = dynamic_cast<const PCircle*>(p)) return "circle " + out + " " + std::to_string(c->radius);
+  if (const auto* s = dynamic_cast<const PSquare*>(p)) return "square " + out + " " + std::to_string(s->side);
+  if (const auto* l = dynamic_cast<const PLabel*>(p))
+    return "label " + out + " " + l->name + " " + std::to_string(l->size);
+  if (const auto* g = dynamic_cast<const PGroup*>(p)) {
+    out = "group " + out + " [";
+    for (const auto& c : g->children) out += describe_shape(c.get()) + ";";
+    return out + "]";
+  }
+  if (const auto* t = dynamic_cast<const PTriangle*>(p)) return "triangle " + out + " " + describe_shape(t->corner.get());
+  return typeid(*p) == typeid(PShape) ? "shape " + out : "other";
+}
+inline std::string describe_join(const PRoot* p) {
+  const auto* j = dynamic_cast<const PJoin*>(p);
+  if (j == nullptr) return "not a join";
+  return std::to_string(j->root) + " " + std::to_string(j->left) + " " + std::to_string(j->right) + " " +
+         std::to_string(j->join);
+}
+
+struct PolySet {
+  std::vector<std::unique_ptr<PShape>> shapes;  // circle, square, circle, plain shape, group, null
+  std::unique_ptr<PNamed> named;                // a label, through its second base
+  std::shared_ptr<PShape> label_as_shape;       // one label through both of its bases
+  std::shared_ptr<PNamed> label_as_named;
+  std::weak_ptr<PShape> watcher;                // the same label
+  std::unique_ptr<PRoot> diamond;               // a join
+  std::shared_ptr<PLeft> join_left;             // one join through both sides of the diamond
+  std::shared_ptr<PRight> join_right;
+  const PShape* observer;                       // the square in shapes
+
+  /// Equal values, and on each side the same sharing, the same pointer targets and pointers
+  /// adjusted to their subobjects.
+  friend bool operator==(const PolySet& a, const PolySet& b) { return a.shape_ok() && b.shape_ok() && a.text() == b.text(); }
+  bool shape_ok() const {
+    const auto* label = dynamic_cast<const PLabel*>(label_as_shape.get());
+    const auto* join = dynamic_cast<const PJoin*>(join_left.get());
+    return shapes.size() == 6 && observer == shapes[1].get() && label != nullptr &&
+           label_as_named.get() == static_cast<const PNamed*>(label) && watcher.lock() == label_as_shape &&
+           label_as_shape.use_count() == 3 && join != nullptr && join_right.get() == static_cast<const PRight*>(join) &&
+           named != nullptr && dynamic_cast<const PLabel*>(named.get()) != nullptr;
+  }
+  std::string text() const {
+    std::string out;
+    for (const auto& p : shapes) out += describe_shape(p.get()) + ";";
+    out += describe_shape(dynamic_cast<const PLabel*>(named.get())) + ";" + describe_shape(label_as_shape.get()) + ";";
+    return out + describe_join(diamond.get()) + ";" + describe_join(static_cast<const PRoot*>(join_left.get()));
+  }
+};
+
+/// A message of a newer writer that knows PTriangle: a triangle holding a circle of its own,
+/// references to both, then a square and a reference to it.
+struct PolyNewer {
+  std::vector<std::shared_ptr<PShape>> shapes;
+  friend bool operator==(const PolyNewer& a, const PolyNewer& b) { return a.text() == b.text() && a.shape_ok() && b.shape_ok(); }
+  bool shape_ok() const {
+    const auto* t = shapes.size() == 5 ? dynamic_cast<const PTriangle*>(shapes[0].get()) : nullptr;
+    return t != nullptr && shapes[1] == shapes[0] && shapes[2] == t->corner && shapes[4] == shapes[3];
+  }
+  std::string text() const {
+    std::string out;
+    for (const auto& p : shapes) out += describe_shape(p.get()) + ";";
+    return out;
+  }
+};
+
 }  // namespace golden
 
 template <>
@@ -404,6 +554,16 @@ template <>
 inline constexpr bool bifrons::enable_identity<golden::PNode> = true;
 template <>
 inline constexpr bool bifrons::enable_identity<golden::PTree> = true;
+
+BIFRONS_REGISTER(golden::PCircle, "golden.Circle");
+BIFRONS_REGISTER(golden::PSquare, "golden.Square");
+BIFRONS_REGISTER(golden::PGroup, "golden.Group");
+BIFRONS_REGISTER(golden::PLabel, "golden.Label");
+BIFRONS_REGISTER(golden::PJoin, "golden.Join");
+// A program that defines BIFRONS_GOLDEN_OLD_READER plays an older reader that does not know it.
+#ifndef BIFRONS_GOLDEN_OLD_READER
+BIFRONS_REGISTER(golden::PTriangle, "golden.Triangle");
+#endif
 
 namespace golden {
 
@@ -1282,12 +1442,113 @@ struct pointers {
   }
 };
 
+/// Every polymorphic form (tag 2): the first object of a type lists its name, later ones give its
+/// index (names: 1 Circle, 2 Square, 3 Group, 4 Label, 5 Join); a plain base object takes tag 1;
+/// a group's header counts the two objects inside it; a pointer to a second base (PNamed) and
+/// two shared_ptrs to both bases of one label; a diamond with its virtual base written once;
+/// two shared_ptrs to both sides of one diamond; a raw pointer to the square. Ids: shapes 1-5
+/// (the group's children 6 and 7), named 8, the shared label 9, diamond 10, the shared join 11.
+struct polymorphic {
+  static constexpr const char* name = "polymorphic";
+  using type = PolySet;
+  static type value() {
+    PolySet v{};
+    v.shapes.push_back(std::make_unique<PCircle>(1, 5));
+    v.shapes.push_back(std::make_unique<PSquare>(2, 3));
+    v.shapes.push_back(std::make_unique<PCircle>(3, 7));
+    v.shapes.push_back(std::make_unique<PShape>(4));
+    auto group = std::make_unique<PGroup>();
+    group->id = 5;
+    group->children.push_back(std::make_unique<PCircle>(6, 1));
+    group->children.push_back(std::make_unique<PSquare>(7, 2));
+    v.shapes.push_back(std::move(group));
+    v.shapes.push_back(nullptr);
+    v.named = std::make_unique<PLabel>(8, "lbl", 9);
+    const auto label = std::make_shared<PLabel>(9, "pair", 1);
+    v.label_as_shape = label;
+    v.label_as_named = label;
+    v.watcher = label;
+    v.diamond = std::make_unique<PJoin>(1, 2, 3, 4);
+    const auto join = std::make_shared<PJoin>(10, 20, 30, 40);
+    v.join_left = join;
+    v.join_right = join;
+    v.observer = v.shapes[1].get();
+    return v;
+  }
+  static std::vector<std::byte> spec() {
+    using b = spec::bytes;
+    const auto shape = [](std::int64_t id) { return b{}.env(b{}.s(id)); };
+    const auto circle = [&](std::int64_t id, std::int64_t r) { return b{}.env(b{}.add(shape(id)).s(r)); };
+    const auto square = [&](std::int64_t id, std::int64_t side) { return b{}.env(b{}.add(shape(id)).s(side)); };
+    const auto label = [&](std::int64_t id, std::string_view name, std::int64_t size) {
+      return b{}.env(b{}.add(shape(id)).env(b{}.str(name)).s(size));
+    };
+    // PJoin: PLeft (with PRoot, the first to name it), PRight (PRoot again: nothing), join.
+    const auto join = [](std::int64_t root, std::int64_t left, std::int64_t right, std::int64_t j) {
+      return b{}.env(b{}.env(b{}.env(b{}.s(root)).s(left)).env(b{}.s(right)).s(j));
+    };
+    return b{}
+        .env(b{}
+                 .u(6)                                                                       // shapes
+                 .u(2).u(0).u(1).str("golden.Circle").u(1).u(0).add(circle(1, 5))            // id 1: name, index 1
+                 .u(2).u(0).u(1).str("golden.Square").u(2).u(0).add(square(2, 3))            // id 2
+                 .u(2).u(1).u(0).add(circle(3, 7))                                           // id 3: index 1
+                 .u(1).add(shape(4))                                                         // id 4: tag 1
+                 .u(2).u(0).u(1).str("golden.Group").u(3).u(2)                               // id 5: 2 objects inside
+                 .env(b{}.add(shape(5)).u(2)
+                          .u(2).u(1).u(0).add(circle(6, 1))                                  // id 6
+                          .u(2).u(2).u(0).add(square(7, 2)))                                 // id 7
+                 .u(0)                                                                       // null
+                 .u(2).u(0).u(1).str("golden.Label").u(4).u(0).add(label(8, "lbl", 9))       // named: id 8
+                 .u(2).u(4).u(0).add(label(9, "pair", 1))                                    // label_as_shape: id 9
+                 .u(11)                                                                      // label_as_named: id 9
+                 .u(11)                                                                      // watcher: id 9
+                 .u(2).u(0).u(1).str("golden.Join").u(5).u(0).add(join(1, 2, 3, 4))          // diamond: id 10
+                 .u(2).u(5).u(0).add(join(10, 20, 30, 40))                                   // join_left: id 11
+                 .u(13)                                                                      // join_right: id 11
+                 .u(4))                                                                      // observer: id 2
+        .out;
+  }
+};
+
+/// What a newer writer that knows golden.Triangle writes (PolyNewer): the triangle's header lists
+/// its own name and golden.Circle, the type of the circle inside it, and counts that one object,
+/// so that a reader that does not know golden.Triangle can skip it and stay in step (the circle
+/// takes index 2 and id 2 all the same). Ids: triangle 1, its circle 2, the square 3.
+struct polymorphic_unknown {
+  static constexpr const char* name = "polymorphic_unknown";
+  using type = PolyNewer;
+  static type value() {
+    PolyNewer v{};
+    auto triangle = std::make_shared<PTriangle>();
+    triangle->id = 1;
+    triangle->corner = std::make_shared<PCircle>(2, 4);
+    const auto square = std::make_shared<PSquare>(3, 5);
+    v.shapes = {triangle, triangle, triangle->corner, square, square};
+    return v;
+  }
+  static std::vector<std::byte> spec() {
+    using b = spec::bytes;
+    return b{}
+        .env(b{}
+                 .u(5)
+                 .u(2).u(0).u(2).str("golden.Triangle").str("golden.Circle").u(1).u(1)  // id 1, names 1 and 2, 1 object inside
+                 .env(b{}.env(b{}.s(1))
+                          .u(2).u(2).u(0).env(b{}.env(b{}.s(2)).s(4)))               // the corner: id 2, index 2
+                 .u(3)                                                                // the triangle again: id 1
+                 .u(4)                                                                // the circle: id 2
+                 .u(2).u(0).u(1).str("golden.Square").u(3).u(0).env(b{}.env(b{}.s(3)).s(5))  // id 3, name 3
+                 .u(5))                                                               // the square again: id 3
+        .out;
+  }
+};
+
 /// The list of cases, handed to a variadic template: golden::case_list<::testing::Types>.
 template <template <class...> class List>
 using case_list = List<integers, scalars, fixed_wrappers, floats, vector_double, strings, vector_int32, vector_long,
                        blocks, vector_bool, account, versioned, deprecated_fields, base_class, optional_variant,
                        tuple_pair, maps_sets, array_bitset, complex_chrono, unique_ptrs, body_64, body_8192, sequences,
-                       empties, stream, records, record_book, pointers>;
+                       empties, stream, records, record_book, pointers, polymorphic, polymorphic_unknown>;
 
 template <class Case>
 inline constexpr bool is_streamed = requires { requires Case::streamed; };

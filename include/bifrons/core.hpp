@@ -19,6 +19,7 @@
 #include "error.hpp"
 #include "fields.hpp"
 #include "pointers.hpp"
+#include "polymorphic.hpp"
 #include "read_options.hpp"
 #include "record.hpp"
 

@@ -40,6 +40,10 @@ enum class errc : std::uint8_t {
   ownership_conflict = 19,    ///< write: an object owned twice, or by owners of different kinds
   ownership_cycle = 20,       ///< write: owning pointers form a cycle (it would leak): make one link a weak_ptr
   object_limit_exceeded = 21, ///< more objects than read_options::max_objects
+  unknown_type =
+      22,  ///< a polymorphic object's type name is not registered here, or a reference names an object the read skipped
+  unregistered_type =
+      23,  ///< write: a polymorphic object's dynamic type is not registered, or not as derived from the pointer's type
 };
 
 /// A short English description of an error code.
@@ -67,13 +71,16 @@ constexpr const char* describe(errc e) noexcept {
     case errc::ownership_conflict: return "object owned twice or by owners of different kinds";
     case errc::ownership_cycle: return "owning pointers form a cycle (make one link a weak_ptr)";
     case errc::object_limit_exceeded: return "object limit exceeded";
+    case errc::unknown_type: return "polymorphic type not registered in this program";
+    case errc::unregistered_type: return "dynamic type not registered (or not as derived from the pointer's type)";
   }
   return "unknown error";
 }
 
 /// The codes only a writer reports, about the value rather than a byte (their offset is 0).
 constexpr bool found_at_write(errc e) noexcept {
-  return e == errc::unwritten_pointee || e == errc::ownership_conflict || e == errc::ownership_cycle;
+  return e == errc::unwritten_pointee || e == errc::ownership_conflict || e == errc::ownership_cycle ||
+         e == errc::unregistered_type;
 }
 
 /// Thrown by the throwing API. `offset()` is the byte of the input where reading failed

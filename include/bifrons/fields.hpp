@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "detail/containers.hpp"
+#include "detail/registry.hpp"
 #include "detail/scalars.hpp"
 #include "detail/struct_codec.hpp"
 
@@ -70,27 +71,70 @@ struct codec<deprecated<T>> {
 
 /// A base-class subobject, serialized as its own struct envelope:
 /// `ar(bifrons::base<Base>(*this), x, y)`. The base can then grow fields independently.
-template <class Base>
+/// A virtual base is written once per complete object, where its first `base<>` meets it
+/// (a diamond's shared base is not written twice); a polymorphic base also becomes a relation
+/// that polymorphic pointers may follow (bifrons/polymorphic.hpp).
+template <class Base, class Derived>
 struct base_ref {
   Base& object;
 };
+
+namespace detail {
+/// Base is a virtual base of Derived: the cast down from it cannot be static.
+template <class Base, class Derived>
+concept virtual_base_of = std::derived_from<Derived, Base> && !std::is_same_v<Base, Derived> &&
+                          !requires(Base* b) { static_cast<Derived*>(b); };
+}  // namespace detail
 
 template <class Base, class Derived>
   requires std::derived_from<std::remove_cv_t<Derived>, Base>
 constexpr auto base(Derived& derived) noexcept {
   if constexpr (std::is_const_v<Derived>)
-    return base_ref<const Base>{static_cast<const Base&>(derived)};
+    return base_ref<const Base, std::remove_cv_t<Derived>>{static_cast<const Base&>(derived)};
   else
-    return base_ref<Base>{static_cast<Base&>(derived)};
+    return base_ref<Base, std::remove_cv_t<Derived>>{static_cast<Base&>(derived)};
 }
 
-template <class Base>
-struct codec<base_ref<Base>> {
-  using base_codec = detail::struct_codec<std::remove_const_t<Base>>;
-  static constexpr std::size_t min_size = 1;
-  static std::size_t size(const base_ref<Base>& b) { return base_codec::size(b.object); }
-  static std::byte* write(std::byte* out, const base_ref<Base>& b) { return base_codec::write(out, b.object); }
-  static void read(detail::source& in, base_ref<Base>& b) { base_codec::read(in, b.object); }
+template <class Base, class Derived>
+struct codec<base_ref<Base, Derived>> {
+  using B = std::remove_const_t<Base>;
+  using base_codec = detail::struct_codec<B>;
+  static constexpr bool is_virtual = detail::virtual_base_of<B, Derived>;
+  static constexpr std::size_t min_size = is_virtual ? 0 : 1;  // a virtual base met before takes no bytes
+
+  static std::size_t size(const base_ref<Base, Derived>& b) {
+    register_relation();
+    if constexpr (is_virtual) {
+      if (!first_time(detail::session(), b.object)) return 0;
+    }
+    return base_codec::size_subobject(b.object);
+  }
+  static std::byte* write(std::byte* out, const base_ref<Base, Derived>& b) {
+    if constexpr (is_virtual) {
+      if (!first_time(detail::session(), b.object)) return out;
+    }
+    return base_codec::write_subobject(out, b.object);
+  }
+  static void read(detail::source& in, base_ref<Base, Derived>& b) {
+    register_relation();
+    if constexpr (is_virtual) {
+      if (!first_time(in.objects(), b.object)) return;
+    }
+    base_codec::read_subobject(in, b.object);
+  }
+
+ private:
+  // Loading the code that serializes Derived registers Derived -> B for polymorphic pointers.
+  static void register_relation() noexcept {
+    if constexpr (std::is_polymorphic_v<B>) (void)&detail::relation_registration<Derived, B>::instance;
+  }
+  // The virtual bases met so far in the complete object (a write session or the object table).
+  template <class Scope>
+  static bool first_time(Scope& scope, const B& object) {
+    if (scope.has_virtual_base(&object, detail::type_key<B>)) return false;
+    scope.add_virtual_base(&object, detail::type_key<B>);
+    return true;
+  }
 };
 
 // ---- per-field encoding overrides --------------------------------------------------------------

@@ -46,13 +46,14 @@ constexpr void check_pointee() {
                 "bifrons: a pointer to void or to a function cannot be serialized: point to an object type");
   static_assert(!std::is_same_v<std::remove_cv_t<T>, char>,
                 "bifrons: char* is not a string here, but a pointer to one char: use std::string or std::string_view");
-  static_assert(!std::is_polymorphic_v<T>,
-                "bifrons: pointers to polymorphic types are not supported yet: they would slice the object");
 }
 }  // namespace detail
 
 template <class T>
 struct codec<owning_ref<T>> {
+  static_assert(!std::is_polymorphic_v<T> || std::has_virtual_destructor_v<T>,
+                "bifrons: an owning T* of a polymorphic T without a virtual destructor: reading may create an "
+                "object of a derived class, which would be deleted as a T. Declare `virtual ~T()`.");
   static constexpr std::size_t min_size = 1;
   static std::size_t size(const owning_ref<T>& r) {
     detail::check_pointee<T>();

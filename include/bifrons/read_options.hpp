@@ -4,6 +4,14 @@
 
 namespace bifrons {
 
+/// What a read does with a polymorphic object whose type name this program has not registered
+/// (a newer writer's derived class): the object's encoding is length-prefixed, so it can be
+/// skipped either way.
+enum class unknown_type_policy : unsigned char {
+  fail,  ///< the read fails with errc::unknown_type at the pointer
+  null,  ///< the pointer reads as null, and so do references to the skipped object
+};
+
 /// Limits for reading untrusted input. Every limit is finite by default; going past one is
 /// a clean error, never a crash or an unbounded allocation.
 ///
@@ -29,6 +37,8 @@ struct read_options {
   /// Objects in one value that pointers or identity give an id (docs/format.md, "Pointers"):
   /// each costs an entry in the reader's object table besides its own storage.
   std::size_t max_objects = std::size_t{1} << 20;
+  /// Polymorphic objects of types this program has not registered (docs/format.md, "Pointers").
+  unknown_type_policy unknown_types = unknown_type_policy::fail;
 };
 
 }  // namespace bifrons

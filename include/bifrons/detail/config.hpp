@@ -34,6 +34,14 @@
 #define BIFRONS_INLINE_LAMBDA
 #define BIFRONS_FLATTEN
 #endif
+// State that must be one per process even when a shared library built with -fvisibility=hidden
+// (and loaded with dlopen) includes bifrons too: the registry of polymorphic types, the writer's
+// session, the keys that identify types (registry.hpp, write_session.hpp, objects.hpp).
+#if BIFRONS_HAS_BUILTINS
+#define BIFRONS_VISIBLE [[gnu::visibility("default")]]
+#else
+#define BIFRONS_VISIBLE
+#endif
 #if BIFRONS_HAS_BUILTINS
 #define BIFRONS_COLD [[gnu::noinline, gnu::cold]]
 #else

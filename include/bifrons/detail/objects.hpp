@@ -14,13 +14,18 @@
 #include <functional>
 #include <memory>
 #include <type_traits>
+#include <typeinfo>
 #include <vector>
+
+#include "config.hpp"
+#include "registry.hpp"
 
 namespace bifrons::detail {
 
-/// A key per type, without RTTI: the address of a variable of its own.
+/// A key per type, without RTTI: the address of a variable of its own. (Default visibility, so
+/// that a shared library built with -fvisibility=hidden has the same keys as the program.)
 template <class T>
-struct type_key_holder {
+struct BIFRONS_VISIBLE type_key_holder {
   static constexpr char key = 0;
 };
 template <class T>
@@ -31,30 +36,34 @@ enum class object_kind : std::uint8_t {
   shared,    ///< by a shared_ptr or weak_ptr: shared_ptr, weak_ptr and observers may refer back
   unique,    ///< by a unique_ptr or an owning raw pointer: only observers may refer back
   by_value,  ///< a member or element of a type with enable_identity: only observers may refer back
+  skipped,   ///< not read: an unregistered polymorphic type, or inside one's unread fields
 };
 
-/// What the table does with an object it allocated for an owning raw pointer (a T* at slot)
-/// when the read fails: clear the pointer if it still holds the object, delete the object.
+/// What the table does with an object it allocated for an owning raw pointer (a T* at slot,
+/// given the value `held`) when the read fails: clear the pointer if it still holds the object,
+/// and delete the object through the pointer's type (polymorphic types have virtual destructors).
 struct owned_ops {
-  void (*clear)(void* slot, void* object) noexcept;
-  void (*destroy)(void* object) noexcept;
+  void (*clear)(void* slot, void* held) noexcept;
+  void (*destroy)(void* held) noexcept;
 };
 template <class T>
-inline constexpr owned_ops owned_ops_for{[](void* slot, void* object) noexcept {
+inline constexpr owned_ops owned_ops_for{[](void* slot, void* held) noexcept {
                                            T*& p = *static_cast<T**>(slot);
-                                           if (p == object) p = nullptr;
+                                           if (p == static_cast<T*>(held)) p = nullptr;
                                          },
-                                         [](void* object) noexcept { delete static_cast<T*>(object); }};
+                                         [](void* held) noexcept { delete static_cast<T*>(held); }};
 
 class object_table {
  public:
   struct entry {
-    void* address;
-    const void* type;
-    std::shared_ptr<void> owner;           // shared objects
-    void* slot = nullptr;                  // owning raw pointers: where the pointer (a T*) is,
-    const owned_ops* ops = nullptr;  // ...and how to clear it and delete the object
-    object_kind kind;
+    void* address = nullptr;     // the complete object
+    const void* type = nullptr;  // its identity: type_key<T>, or its registered_type when it has one
+    const registered_type* dynamic = nullptr;  // polymorphic objects: their casts to bases
+    std::shared_ptr<void> owner;               // shared objects
+    void* slot = nullptr;                      // owning raw pointers: where the pointer is,
+    void* held = nullptr;                      // ...what it was given,
+    const owned_ops* ops = nullptr;            // ...and how to clear it and delete the object
+    object_kind kind = object_kind::unique;
     bool in_progress = true;
     const std::byte* observed_at = nullptr;  // shared objects: where a non-owning pointer first named it
   };
@@ -103,7 +112,7 @@ class object_table {
   /// Clears the owning raw pointers of the objects since `mark` that still hold their object.
   void clear_slots(std::size_t mark) noexcept {
     for (std::size_t i = mark; i < entries_.size(); ++i)
-      if (entries_[i].ops) entries_[i].ops->clear(entries_[i].slot, entries_[i].address);
+      if (entries_[i].ops) entries_[i].ops->clear(entries_[i].slot, entries_[i].held);
   }
 
   /// The objects since `mark` were read into a temporary that is being destroyed without being
@@ -116,8 +125,8 @@ class object_table {
     for (std::size_t i = entries_.size(); i-- > mark;) {
       entry& e = entries_[i];
       if (e.kind == object_kind::shared) continue;
-      if (e.ops) e.ops->destroy(e.address);
-      e = entry{nullptr, nullptr, {}, nullptr, nullptr, e.kind, false};
+      if (e.ops) e.ops->destroy(e.held);
+      e = entry{nullptr, nullptr, nullptr, {}, nullptr, nullptr, nullptr, e.kind, false};
     }
   }
 
@@ -144,7 +153,47 @@ class object_table {
     if (!succeeded) free_owned_since(0);
     entries_.clear();
     strong_floor_ = 0;
+    names_.clear();
+    casts_.clear();
+    registered_.clear();
+    virtual_bases_.clear();
   }
+
+  // ---- polymorphic objects (tag 2) ----
+
+  /// The registered type of a C++ type, or nullptr: the registry is asked once per type and value.
+  [[nodiscard]] const registered_type* registered(const std::type_info& type) {
+    for (const auto& [t, r] : registered_)
+      if (t == &type) return r;
+    registered_.emplace_back(&type, the_registry().find(type));
+    return registered_.back().second;
+  }
+
+  /// The types that tag 2 named in this value, by type index - 1 (nullptr: not registered here).
+  [[nodiscard]] std::size_t name_count() const noexcept { return names_.size(); }
+  [[nodiscard]] const registered_type* named(std::size_t index) const noexcept { return names_[index]; }
+  void add_name(const registered_type* type) { names_.push_back(type); }
+
+  /// How to turn a pointer to an object of registered type `from` into a pointer to its base
+  /// `to`, or nullptr if `to` is not a registered base of it. Looked up in the registry once per
+  /// pair and value.
+  [[nodiscard]] const cast_path* cast(const registered_type* from, const std::type_info& to) {
+    for (const cast_entry& c : casts_)
+      if (c.from == from && c.to == &to) return c.path.get();
+    casts_.push_back({from, &to, the_registry().path(*from->type, to)});
+    return casts_.back().path.get();
+  }
+
+  // ---- virtual bases: read once per complete object (fields.hpp, struct_codec.hpp) ----
+
+  [[nodiscard]] bool has_virtual_base(const void* address, const void* type) const noexcept {
+    for (const auto& [a, t] : virtual_bases_)
+      if (a == address && t == type) return true;
+    return false;
+  }
+  void add_virtual_base(const void* address, const void* type) { virtual_bases_.emplace_back(address, type); }
+  [[nodiscard]] std::size_t virtual_base_count() const noexcept { return virtual_bases_.size(); }
+  void forget_virtual_bases(std::size_t mark) noexcept { virtual_bases_.resize(mark); }
 
  private:
   static bool inside(const void* p, const std::byte* first, std::size_t size) noexcept {
@@ -161,15 +210,25 @@ class object_table {
     for (std::size_t i = entries_.size(); i-- > mark;) {
       entry& e = entries_[i];
       if (e.ops) {
-        e.ops->destroy(e.address);
+        e.ops->destroy(e.held);
         e.ops = nullptr;
         e.slot = nullptr;
       }
     }
   }
 
+  struct cast_entry {
+    const registered_type* from;
+    const std::type_info* to;
+    std::shared_ptr<const cast_path> path;
+  };
+
   std::vector<entry> entries_;
   std::size_t strong_floor_ = 0;
+  std::vector<const registered_type*> names_;
+  std::vector<cast_entry> casts_;
+  std::vector<std::pair<const std::type_info*, const registered_type*>> registered_;
+  std::vector<std::pair<const void*, const void*>> virtual_bases_;
 };
 
 /// What each object of a message costs the reader's allocation budget besides its own storage:

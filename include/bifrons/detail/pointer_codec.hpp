@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The pointer encoding of docs/format.md, "Pointers", by role. A pointer is a varint tag:
-// 0 null, 1 a new object followed by its encoding, 3 + k a reference to the object with id k + 1.
-// Every object that a pointer introduces, and every by-value object of a type with
-// enable_identity, takes the next id. The roles differ in what they may write and accept:
+// 0 null, 1 a new object of the pointer's type followed by its encoding, 2 a new object of a
+// registered polymorphic type (its type, the count of objects inside it, its encoding as that
+// type), 3 + k a reference to the object with id k + 1. Every object that a pointer introduces,
+// and every by-value object of a type with enable_identity, takes the next id. The roles differ
+// in what they may write and accept (tag 1 stands for 1 and 2 here):
 //
 //   role                               | writes        | accepts on reading
 //   -----------------------------------+---------------+------------------------------------------
@@ -18,13 +20,24 @@
 //
 // The size pass (write_session.hpp) decides the tags and the write pass replays them; reading
 // resolves references against the source's object table (objects.hpp).
+//
+// Polymorphic pointees: a pointer to a polymorphic T whose object's dynamic type is T itself is
+// written with tag 1, as for any T (so no registration is needed until a derived class is
+// used). Any other dynamic type must be registered (registry.hpp) with a chain of relations to
+// T; it is written with tag 2 and read back through that chain of casts, which adjusts the
+// pointer for multiple and virtual inheritance. An object's identity is its complete object (the
+// address dynamic_cast<void*> gives) and its registered type, so pointers to different bases of
+// one object refer to one object.
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <ranges>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <variant>
 
@@ -33,6 +46,7 @@
 #include "hooks.hpp"
 #include "objects.hpp"
 #include "record_codec.hpp"
+#include "registry.hpp"
 #include "source.hpp"
 #include "write_session.hpp"
 
@@ -40,6 +54,7 @@ namespace bifrons::detail {
 
 inline constexpr std::uint64_t null_tag = 0;
 inline constexpr std::uint64_t new_object_tag = 1;
+inline constexpr std::uint64_t polymorphic_tag = 2;
 inline constexpr std::uint64_t first_reference_tag = 3;
 
 constexpr std::uint64_t reference_tag(std::uint64_t id) noexcept { return first_reference_tag + (id - 1); }
@@ -148,27 +163,135 @@ std::size_t pointee_size(write_session& s, const T& object) {
   return n;
 }
 
-/// unique_ptr and owning raw pointers: the size pass gives the object its id.
+/// What the writer knows of the object a pointer points to.
+struct pointee {
+  const void* address;             // the complete object
+  const void* key;                 // its identity in the session: type_key<T> or its registered type
+  const registered_type* dynamic;  // tag 2: its registered type, which is not the pointer's type
+};
+
+/// The complete object of *p and its identity, or false (and the error) when it cannot be
+/// written: a dynamic type that is not registered, or not as derived from T.
+template <class T>
+bool identify(write_session& s, const T* p, pointee& out) {
+  if constexpr (!std::is_polymorphic_v<T>) {
+    out = {p, type_key<T>, nullptr};
+    return true;
+  } else {
+    const std::type_info& dynamic = typeid(*p);
+    const registered_type* type = s.registered(dynamic);
+    if (dynamic == typeid(T)) {
+      out = {p, type != nullptr ? static_cast<const void*>(type) : type_key<T>, nullptr};
+      return true;
+    }
+    if (type == nullptr || !s.derives(type, typeid(T))) {
+      s.fail(errc::unregistered_type);
+      return false;
+    }
+    out = {dynamic_cast<const void*>(p), type, type};
+    return true;
+  }
+}
+
+/// Size pass: a new object with its tag. Tag 1: the object as T (the shared and observer roles
+/// record the 1 themselves). Tag 2 (a derived type): records 2, the number of names its header
+/// lists, its type index and the count of objects inside its encoding; the last is known only
+/// after the encoding is sized, and so is the first: the header of the outermost polymorphic
+/// object lists every type first used inside it (so that a reader that skips the object, or
+/// fields of it, still knows every type index after it).
+template <class T>
+std::size_t new_object_size(write_session& s, const T& object, const pointee& o) {
+  if (o.dynamic == nullptr) {
+    if constexpr (std::is_abstract_v<T>)
+      return 1;  // unreachable: no object's dynamic type is abstract
+    else
+      return 1 + pointee_size(s, object);
+  }
+  const bool outermost = s.enter_polymorphic();
+  const std::size_t first_name = s.name_count();
+  const std::uint64_t index = s.type_index(o.dynamic);
+  s.record(polymorphic_tag);
+  const std::size_t names_at = s.record_later();
+  s.record(index);
+  const std::size_t count_at = s.record_later();
+  const std::uint64_t first_inside = s.next_id();
+  std::size_t body = 0;
+  if (s.enter()) {
+    body = o.dynamic->ops->size(o.address);
+    s.leave();
+  }
+  s.leave_polymorphic();
+  const std::uint64_t inside = s.next_id() - first_inside;
+  s.set_recorded(count_at, inside);
+  std::size_t header = varint_size(index) + varint_size(inside);
+  if (outermost && s.name_count() != first_name) {
+    const std::size_t listed = s.name_count() - first_name;
+    s.set_recorded(names_at, listed);
+    header += 1 + varint_size(listed);
+    for (std::size_t i = first_name; i < s.name_count(); ++i) {
+      const std::size_t length = s.named(i + 1)->name.size();
+      header += varint_size(length) + length;
+    }
+  }
+  return 1 + header + body;
+}
+
+/// Write pass, after the size pass recorded tag 2 (and the caller replayed it): the names the
+/// header lists, the type index, the count of objects inside, then the object as its type.
+inline std::byte* write_polymorphic(std::byte* out, const void* object) {
+  write_session& s = session();
+  const std::uint64_t listed = s.replay();
+  const std::uint64_t index = s.replay();
+  const std::uint64_t inside = s.replay();
+  out = write_varint(out, polymorphic_tag);
+  if (listed != 0) {
+    out = write_varint(write_varint(out, 0), listed);
+    for (std::uint64_t i = 0; i < listed; ++i) {
+      const std::string& name = s.next_listed_name()->name;
+      out = write_varint(out, name.size());
+      std::memcpy(out, name.data(), name.size());
+      out += name.size();
+    }
+  }
+  out = write_varint(write_varint(out, index), inside);
+  return s.named(index)->ops->write(out, object);
+}
+
 /// unique_ptr and owning raw pointers: the size pass gives the object its id where something
 /// of the value can refer to it (a value of unique_ptrs alone never refers back).
 template <class T>
 std::size_t unique_size(const T* p) {
   if (p == nullptr) return 1;
   write_session& s = session();
-  if (!s.tracks_unique()) return 1 + pointee_size(s, *p);
-  if (s.find(p, type_key<T>) != nullptr) {
+  pointee o;
+  if (!identify(s, p, o)) return 1;
+  if (!s.tracks_unique()) {
+    s.skip_id();
+    return new_object_size(s, *p, o);
+  }
+  if (s.find(o.address, o.key) != nullptr) {
     s.fail(errc::ownership_conflict);
     return 1;
   }
-  const std::size_t index = s.introduce(p, type_key<T>, object_kind::unique);
-  const std::size_t n = 1 + pointee_size(s, *p);
+  const std::size_t index = s.introduce(o.address, o.key, object_kind::unique);
+  const std::size_t n = new_object_size(s, *p, o);
   s.at(index).in_progress = false;
   return n;
 }
 template <class T>
 std::byte* unique_write(std::byte* out, const T* p) {
   if (p == nullptr) return write_varint(out, null_tag);
-  return codec<T>::write(write_varint(out, new_object_tag), *p);
+  if constexpr (std::is_polymorphic_v<T>) {
+    // The same test as identify(): the size pass recorded tag 2 for exactly these objects.
+    if (typeid(*p) != typeid(T)) {
+      (void)session().replay();  // the tag, 2
+      return write_polymorphic(out, dynamic_cast<const void*>(p));
+    }
+  }
+  if constexpr (std::is_abstract_v<T>)
+    return out;  // unreachable: no object's dynamic type is abstract
+  else
+    return codec<T>::write(write_varint(out, new_object_tag), *p);
 }
 
 /// shared_ptr (weak_link false) and the object a weak_ptr locks (weak_link true); T is the
@@ -180,26 +303,31 @@ std::size_t shared_size(const std::shared_ptr<Pointee>& p, bool weak_link) {
     s.record(null_tag);
     return 1;
   }
-  if (write_session::object* o = s.find(p.get(), type_key<T>)) {
+  pointee o;
+  if (!identify<T>(s, p.get(), o)) {
+    s.record(null_tag);
+    return 1;
+  }
+  if (write_session::object* found = s.find(o.address, o.key)) {
     // The same address with another owner: a shared_ptr made with the aliasing constructor,
     // whose object cannot be restored as part of its owner.
-    const bool same_owner = !o->owner.owner_before(p) && !p.owner_before(o->owner);
-    if (o->kind != object_kind::shared || !same_owner) {
+    const bool same_owner = !found->owner.owner_before(p) && !p.owner_before(found->owner);
+    if (found->kind != object_kind::shared || !same_owner) {
       s.fail(errc::ownership_conflict);
-    } else if (!weak_link && !s.may_own(*o)) {
+    } else if (!weak_link && !s.may_own(*found)) {
       s.fail(errc::ownership_cycle);
     }
-    if (!weak_link) o->owned = true;
-    const std::uint64_t tag = reference_tag(o->id);
+    if (!weak_link) found->owned = true;
+    const std::uint64_t tag = reference_tag(found->id);
     s.record(tag);
     return varint_size(tag);
   }
-  const std::size_t index = s.introduce(p.get(), type_key<T>, object_kind::shared);
+  const std::size_t index = s.introduce(o.address, o.key, object_kind::shared);
   s.at(index).owner = p;
   s.at(index).owned = !weak_link;
-  s.record(new_object_tag);
+  if (o.dynamic == nullptr) s.record(new_object_tag);
   const std::uint64_t floor = weak_link ? s.raise_floor(s.at(index).id) : 0;
-  const std::size_t n = 1 + pointee_size<T>(s, *p);
+  const std::size_t n = new_object_size<T>(s, *p, o);
   if (weak_link) s.restore_floor(floor);
   s.at(index).in_progress = false;
   return n;
@@ -213,16 +341,17 @@ std::size_t observer_size(const T* p) {
     s.record(null_tag);
     return 1;
   }
-  write_session::object* o = s.find(p, type_key<T>);
-  if (o == nullptr) {
-    s.fail(errc::unwritten_pointee);
+  pointee o;
+  write_session::object* found = identify(s, p, o) ? s.find(o.address, o.key) : nullptr;
+  if (found == nullptr) {
+    s.fail(errc::unwritten_pointee);  // (after unregistered_type, if identify failed: the first error stays)
     s.record(null_tag);
     return 1;
   }
   // An object that only weak_ptrs hold so far dies after reading unless a shared_ptr later in
   // the message owns it: checked at the end of the size pass.
-  if (o->kind == object_kind::shared && !o->owned) s.observed_unowned(*o);
-  const std::uint64_t tag = reference_tag(o->id);
+  if (found->kind == object_kind::shared && !found->owned) s.observed_unowned(*found);
+  const std::uint64_t tag = reference_tag(found->id);
   s.record(tag);
   return varint_size(tag);
 }
@@ -232,8 +361,14 @@ std::size_t observer_size(const T* p) {
 template <class T>
 std::byte* replayed_write(std::byte* out, const T* p) {
   const std::uint64_t tag = session().replay();
+  if constexpr (std::is_polymorphic_v<T>) {
+    if (tag == polymorphic_tag) return write_polymorphic(out, dynamic_cast<const void*>(p));
+  }
   out = write_varint(out, tag);
-  return tag == new_object_tag ? codec<T>::write(out, *p) : out;
+  if constexpr (std::is_abstract_v<T>)
+    return out;  // tag 1 is never decided for an abstract T
+  else
+    return tag == new_object_tag ? codec<T>::write(out, *p) : out;
 }
 
 /// A by-value object of a type with enable_identity takes an id (size pass only: it writes no
@@ -251,20 +386,93 @@ void introduce_by_value(const T& v) {
 
 // ---- reading ---------------------------------------------------------------------------------
 
-/// The object a reference tag names, if it exists and has the pointer's type; else the error
-/// (invalid_value at `at`) and nullptr.
-inline object_table::entry* referenced_object(source& in, const std::byte* at, std::uint64_t tag, const void* type) {
+/// An object's identity in the reader's table when a pointer of static type T introduces it
+/// with tag 1: its registered type if T is polymorphic and registered (so that pointers to its
+/// bases can refer to it), else type_key<T>.
+template <class T>
+object_table::entry static_identity(source& in, void* address, object_kind kind) {
+  object_table::entry e;
+  e.address = address;
+  e.type = type_key<T>;
+  e.kind = kind;
+  if constexpr (std::is_polymorphic_v<T>) {
+    if (const registered_type* type = in.objects().registered(typeid(T))) {
+      e.type = type;
+      e.dynamic = type;
+    }
+  }
+  return e;
+}
+
+/// The identity of an object of registered type `type` introduced with tag 2.
+inline object_table::entry dynamic_identity(void* address, const registered_type* type, object_kind kind) {
+  object_table::entry e;
+  e.address = address;
+  e.type = type;
+  e.dynamic = type;
+  e.kind = kind;
+  return e;
+}
+
+/// Gives `count` objects that the read skips (an unregistered type, or what an older class's
+/// reader does not read of a newer writer's object) their ids, so that the ids after them stay
+/// in step; references to them follow read_options::unknown_types.
+inline bool add_skipped(source& in, const std::byte* at, std::uint64_t count) {
+  object_table& table = in.objects();
+  for (std::uint64_t i = 0; i < count; ++i) {
+    if (!in.count_object(at)) return false;
+    object_table::entry e;
+    e.kind = object_kind::skipped;
+    e.in_progress = false;
+    table.add(std::move(e));
+  }
+  return true;
+}
+
+/// A reference (tag at `at`) to object `tag`'s object, as a pointer to T.
+struct reference {
+  object_table::entry* entry;  // nullptr: the pointer reads as null (a skipped object)
+  void* address;               // the T subobject
+};
+
+/// Resolves a reference tag: the object must exist and be a T (or, for a polymorphic T, of a
+/// registered type derived from T), else invalid_value; a skipped object fails the read with
+/// unknown_type, or reads as null under unknown_type_policy::null where the pointer may be null.
+/// False after an error.
+template <class T>
+bool resolve_reference(source& in, const std::byte* at, std::uint64_t tag, bool nullable, reference& out) {
   const std::uint64_t index = tag - first_reference_tag;
   if (index >= in.object_count()) {
     in.fail_at(errc::invalid_value, at);  // a forward reference, or past every object
-    return nullptr;
+    return false;
   }
-  object_table::entry& e = in.objects().at(static_cast<std::size_t>(index));
-  if (e.type != type) {
-    in.fail_at(errc::invalid_value, at);  // another type: never reinterpret the object
-    return nullptr;
+  object_table& table = in.objects();
+  object_table::entry& e = table.at(static_cast<std::size_t>(index));
+  if (e.kind == object_kind::skipped) {
+    if (!nullable || in.unknown_types() != unknown_type_policy::null) {
+      in.fail_at(errc::unknown_type, at);
+      return false;
+    }
+    out = {nullptr, nullptr};
+    return true;
   }
-  return &e;
+  if constexpr (std::is_polymorphic_v<T>) {
+    if (e.dynamic != nullptr && e.address != nullptr) {
+      const cast_path* path = table.cast(e.dynamic, typeid(T));
+      if (path == nullptr) {
+        in.fail_at(errc::invalid_value, at);  // not derived from T: never reinterpret the object
+        return false;
+      }
+      out = {&e, path->apply(e.address)};
+      return true;
+    }
+  }
+  if (e.type != type_key<T>) {
+    in.fail_at(errc::invalid_value, at);  // another type, or an object destroyed: never reinterpret
+    return false;
+  }
+  out = {&e, e.address};
+  return true;
 }
 
 /// Reads a tag; false after an error.
@@ -273,38 +481,176 @@ inline bool read_tag(source& in, std::uint64_t& tag) {
   return !in.failed();
 }
 
-/// Reads the encoding of a new object into `object`, entered in the table as `e`.
+/// What follows tag 2: the object's registered type (nullptr: not registered here) and the
+/// count of objects inside its encoding.
+struct polymorphic_header {
+  const registered_type* type = nullptr;
+  std::uint64_t inside = 0;
+};
+
+/// Reads one type name of a tag-2 header (1 to 255 bytes) and gives it the next type index.
+inline bool read_type_name(source& in) {
+  const std::byte* at = in.position();
+  const std::uint64_t length = in.read_varint();
+  if (in.failed()) return false;
+  if (length == 0 || length > max_type_name) {
+    in.fail_at(errc::invalid_value, at);
+    return false;
+  }
+  const std::byte* name = in.take(static_cast<std::size_t>(length));
+  if (name == nullptr || !in.charge(at, 1, 2 * sizeof(void*))) return false;
+  in.objects().add_name(the_registry().find(std::string_view(reinterpret_cast<const char*>(name),
+                                                             static_cast<std::size_t>(length))));
+  return true;
+}
+
+/// Reads what follows tag 2: a type index, or 0, a count k and k new type names and then the
+/// type index; then the count of objects inside the encoding. False after an error.
+inline bool read_polymorphic_header(source& in, polymorphic_header& h) {
+  object_table& table = in.objects();
+  const std::byte* at = in.position();
+  std::uint64_t index = in.read_varint();
+  if (in.failed()) return false;
+  if (index == 0) {
+    const std::byte* count_at = in.position();
+    const std::uint64_t names = in.read_varint();
+    if (in.failed()) return false;
+    if (names == 0 || names > in.remaining() / 2) {  // a name takes at least 2 bytes
+      in.fail_at(errc::invalid_value, count_at);
+      return false;
+    }
+    for (std::uint64_t i = 0; i < names; ++i)
+      if (!read_type_name(in)) return false;
+    at = in.position();
+    index = in.read_varint();
+    if (in.failed()) return false;
+  }
+  if (index == 0 || index > table.name_count()) {
+    in.fail_at(errc::invalid_value, at);  // a type not named before it
+    return false;
+  }
+  h.type = table.named(static_cast<std::size_t>(index - 1));
+  const std::byte* count_at = in.position();
+  h.inside = in.read_varint();
+  if (in.failed()) return false;
+  // Every object inside takes at least one byte of the encoding that follows.
+  if (h.inside > in.remaining()) {
+    in.fail_at(errc::invalid_value, count_at);
+    return false;
+  }
+  return true;
+}
+
+/// An object of a type this program has not registered (tag at `at`): the read fails with
+/// unknown_type, or, under unknown_type_policy::null, its encoding (a struct envelope) is skipped
+/// and it and the objects inside it get their ids. True if the pointer is to read as null.
+inline bool skip_unknown_object(source& in, const std::byte* at, std::uint64_t inside) {
+  if (in.unknown_types() != unknown_type_policy::null) {
+    in.fail_at(errc::unknown_type, at);
+    return false;
+  }
+  const std::byte* start = in.position();
+  const std::uint64_t header = in.read_varint();
+  if (in.failed()) return false;
+  const std::uint64_t length = header >> 1;
+  if (length > in.remaining()) {
+    in.fail_at(errc::unexpected_end, start);
+    return false;
+  }
+  if (inside > length) {
+    in.fail_at(errc::invalid_value, at);
+    return false;
+  }
+  (void)in.skip(static_cast<std::size_t>(length));
+  return add_skipped(in, at, 1 + inside);
+}
+
+/// The cast from a registered type to T, or nullptr and invalid_value at `at` (a type that does
+/// not derive from T: never reinterpret an object).
 template <class T>
-void read_new_object(source& in, T& object, object_table::entry e, bool weak_link) {
+const cast_path* cast_to(source& in, const std::byte* at, const registered_type* type) {
+  const cast_path* path = in.objects().cast(type, typeid(T));
+  if (path == nullptr) in.fail_at(errc::invalid_value, at);
+  return path;
+}
+
+/// Tag 1: no count of objects inside to check.
+inline constexpr std::uint64_t no_count = ~std::uint64_t{0};
+
+/// Reads the encoding of a new object (with read_body), entered in the table as `e`; `fresh`:
+/// whether the object was just created. For tag 2, `inside` is what the header counted: an older
+/// reader may have read fewer objects (the rest were in fields it skips: they get their ids, so
+/// that the ids after them stay in step), never more.
+template <class ReadBody>
+void read_new_object(source& in, const std::byte* at, object_table::entry e, bool weak_link, std::uint64_t inside,
+                     bool fresh, ReadBody read_body) {
   object_table& table = in.objects();
   const std::size_t index = table.add(std::move(e));
   const std::size_t floor = weak_link ? table.raise_floor(index) : 0;
-  fresh_guard guard(in, true);
-  codec<T>::read(in, object);
+  {
+    fresh_guard guard(in, fresh);
+    read_body();
+  }
   if (weak_link) table.restore_floor(floor);
   table.at(index).in_progress = false;
+  if (inside != no_count && !in.failed()) {
+    const std::size_t read = in.object_count() - (index + 1);
+    if (read > inside) return in.fail_at(errc::invalid_value, at);
+    add_skipped(in, at, inside - read);
+  }
 }
 
-/// unique_ptr: a null or a new object, which reuses the pointer's object if it has one.
+/// unique_ptr: a null or a new object, which reuses the pointer's object if it has one of the
+/// data's type.
 template <class T>
 void unique_read(source& in, std::unique_ptr<T>& p) {
   const std::byte* at = in.position();
   std::uint64_t tag;
   if (!read_tag(in, tag)) return;
   if (tag == null_tag) return p.reset();
-  if (tag != new_object_tag) return in.fail_at(errc::invalid_value, at);
-  if (!in.count_object(at)) return;
-  const bool created = !p;
-  if (created) {
-    if (!in.charge(at, 1, sizeof(T))) return;
-    p = std::make_unique<T>();
+  if constexpr (std::is_polymorphic_v<T>) {
+    if (tag == polymorphic_tag) {
+      polymorphic_header h;
+      if (!read_polymorphic_header(in, h)) return;
+      if (h.type == nullptr) {
+        if (skip_unknown_object(in, at, h.inside)) p.reset();
+        return;
+      }
+      const cast_path* path = cast_to<T>(in, at, h.type);
+      if (path == nullptr || !in.count_object(at)) return;
+      const bool created = !p || typeid(*p) != *h.type->type;
+      void* object;
+      if (created) {
+        if (!in.charge(at, 1, h.type->ops->object_size)) return;
+        object = h.type->ops->create();
+        p.reset(static_cast<T*>(path->apply(object)));
+      } else {
+        object = dynamic_cast<void*>(p.get());
+      }
+      return read_new_object(in, at, dynamic_identity(object, h.type, object_kind::unique), false, h.inside,
+                             created || in.fresh, [&] { h.type->ops->read(in, object); });
+    }
   }
-  fresh_guard guard(in, created || in.fresh);
-  if (!in.tracks_objects()) return codec<T>::read(in, *p);  // nothing can refer to it
-  object_table& table = in.objects();
-  const std::size_t index = table.add({p.get(), type_key<T>, {}, nullptr, nullptr, object_kind::unique});
-  codec<T>::read(in, *p);
-  table.at(index).in_progress = false;
+  if (tag != new_object_tag) return in.fail_at(errc::invalid_value, at);
+  if constexpr (std::is_abstract_v<T>) {
+    return in.fail_at(errc::invalid_value, at);  // tag 1 would create an abstract T
+  } else {
+    if (!in.count_object(at)) return;
+    if constexpr (std::is_polymorphic_v<T>) {
+      if (p && typeid(*p) != typeid(T)) p.reset();  // the data holds a T, not the derived object
+    }
+    const bool created = !p;
+    if (created) {
+      if (!in.charge(at, 1, sizeof(T))) return;
+      p = std::make_unique<T>();
+    }
+    fresh_guard guard(in, created || in.fresh);
+    if (!in.tracks_objects()) return codec<T>::read(in, *p);  // nothing can refer to it
+    object_table& table = in.objects();
+    const std::size_t index = table.add(static_identity<T>(in, p.get(), object_kind::unique));
+    codec<T>::read(in, *p);
+    table.at(index).in_progress = false;
+  }
 }
 
 /// An owning raw pointer: as unique_ptr; an object the read allocates is the table's to free
@@ -319,23 +665,68 @@ void owning_read(source& in, T*& p) {
     p = nullptr;
     return;
   }
-  if (tag != new_object_tag) return in.fail_at(errc::invalid_value, at);
+  // The data's type, and how to make and read an object of it.
+  const registered_type* type = nullptr;
+  const cast_path* path = nullptr;
+  std::uint64_t inside = no_count;
+  if constexpr (std::is_polymorphic_v<T>) {
+    if (tag == polymorphic_tag) {
+      polymorphic_header h;
+      if (!read_polymorphic_header(in, h)) return;
+      if (h.type == nullptr) {
+        if (skip_unknown_object(in, at, h.inside)) {
+          delete p;
+          p = nullptr;
+        }
+        return;
+      }
+      if ((path = cast_to<T>(in, at, h.type)) == nullptr) return;
+      type = h.type;
+      inside = h.inside;
+    }
+  }
+  if (type == nullptr && tag != new_object_tag) return in.fail_at(errc::invalid_value, at);
+  if constexpr (std::is_abstract_v<T>) {
+    if (type == nullptr) return in.fail_at(errc::invalid_value, at);  // tag 1 would create an abstract T
+  }
   if (!in.count_object(at)) return;
+  if constexpr (std::is_polymorphic_v<T>) {
+    // An object of another dynamic type than the data's is replaced.
+    if (p != nullptr && typeid(*p) != (type != nullptr ? *type->type : typeid(T))) {
+      delete p;
+      p = nullptr;
+    }
+  }
   const bool created = p == nullptr;
-  if (created && !in.charge(at, 1, sizeof(T))) return;
-  object_table& table = in.objects();
-  std::size_t index;
+  if (created && !in.charge(at, 1, type != nullptr ? type->ops->object_size : sizeof(T))) return;
+  void* object = nullptr;
+  if constexpr (std::is_polymorphic_v<T>) {
+    if (type != nullptr) {
+      object = created ? type->ops->create() : dynamic_cast<void*>(p);
+      if (created) p = static_cast<T*>(path->apply(object));
+    }
+  }
+  if (type == nullptr) {
+    if constexpr (!std::is_abstract_v<T>) {
+      if (created) p = new T();
+    }
+    object = p;
+  }
+  object_table::entry e = type != nullptr ? dynamic_identity(object, type, object_kind::unique)
+                                          : static_identity<T>(in, object, object_kind::unique);
   if (created) {
     // In the table at once: a failure from here on deletes the object and nulls the pointer.
-    T* object = new T();
-    p = object;
-    index = table.add({object, type_key<T>, {}, &p, &owned_ops_for<T>, object_kind::unique});
-  } else {
-    index = table.add({p, type_key<T>, {}, nullptr, nullptr, object_kind::unique});
+    e.slot = &p;
+    e.held = p;
+    e.ops = &owned_ops_for<T>;
   }
-  fresh_guard guard(in, created || in.fresh);
-  codec<T>::read(in, *p);
-  table.at(index).in_progress = false;
+  read_new_object(in, at, std::move(e), false, inside, created || in.fresh, [&] {
+    if (type != nullptr) {
+      type->ops->read(in, object);
+    } else if constexpr (!std::is_abstract_v<T>) {
+      codec<T>::read(in, *p);
+    }
+  });
 }
 
 /// What a shared_ptr's control block and allocation overhead cost the budget, besides the object.
@@ -350,21 +741,46 @@ void shared_read(source& in, std::shared_ptr<T>& p, bool weak_link) {
   std::uint64_t tag;
   if (!read_tag(in, tag)) return;
   if (tag == null_tag) return p.reset();
+  if constexpr (std::is_polymorphic_v<U>) {
+    if (tag == polymorphic_tag) {
+      polymorphic_header h;
+      if (!read_polymorphic_header(in, h)) return;
+      if (h.type == nullptr) {
+        if (skip_unknown_object(in, at, h.inside)) p.reset();
+        return;
+      }
+      const cast_path* path = cast_to<U>(in, at, h.type);
+      if (path == nullptr || !in.count_object(at) || !in.charge(at, 1, h.type->ops->object_size + shared_overhead))
+        return;
+      std::shared_ptr<void> owner = h.type->ops->create_shared();
+      void* object = owner.get();
+      p = std::shared_ptr<U>(owner, static_cast<U*>(path->apply(object)));
+      object_table::entry e = dynamic_identity(object, h.type, object_kind::shared);
+      e.owner = std::move(owner);
+      return read_new_object(in, at, std::move(e), weak_link, h.inside, true, [&] { h.type->ops->read(in, object); });
+    }
+  }
   if (tag == new_object_tag) {
-    if (!in.count_object(at) || !in.charge(at, 1, sizeof(U) + shared_overhead)) return;
-    std::shared_ptr<U> object = std::make_shared<U>();
-    U& raw = *object;
-    p = object;
-    read_new_object(in, raw, {&raw, type_key<U>, std::move(object), nullptr, nullptr, object_kind::shared}, weak_link);
-    return;
+    if constexpr (std::is_abstract_v<U>) {
+      return in.fail_at(errc::invalid_value, at);  // tag 1 would create an abstract T
+    } else {
+      if (!in.count_object(at) || !in.charge(at, 1, sizeof(U) + shared_overhead)) return;
+      std::shared_ptr<U> object = std::make_shared<U>();
+      U& raw = *object;
+      p = object;
+      object_table::entry e = static_identity<U>(in, &raw, object_kind::shared);
+      e.owner = std::move(object);
+      return read_new_object(in, at, std::move(e), weak_link, no_count, true, [&] { codec<U>::read(in, raw); });
+    }
   }
   if (tag < first_reference_tag) return in.fail_at(errc::invalid_value, at);
-  object_table::entry* e = referenced_object(in, at, tag, type_key<U>);
-  if (e == nullptr) return;
+  reference r;
+  if (!resolve_reference<U>(in, at, tag, true, r)) return;
+  if (r.entry == nullptr) return p.reset();
   const auto index = static_cast<std::size_t>(tag - first_reference_tag);
-  if (e->kind != object_kind::shared || (!weak_link && !in.objects().may_own(index)))
+  if (r.entry->kind != object_kind::shared || (!weak_link && !in.objects().may_own(index)))
     return in.fail_at(errc::invalid_value, at);
-  p = std::shared_ptr<U>(e->owner, static_cast<U*>(e->address));
+  p = std::shared_ptr<U>(r.entry->owner, static_cast<U*>(r.address));
 }
 
 /// Non-owning pointers: null or a reference to any object of the type.
@@ -379,10 +795,14 @@ void observer_read(source& in, T*& p, bool nullable) {
     return;
   }
   if (tag < first_reference_tag) return in.fail_at(errc::invalid_value, at);
-  if (object_table::entry* e = referenced_object(in, at, tag, type_key<U>)) {
-    if (e->kind == object_kind::shared && e->observed_at == nullptr) e->observed_at = at;
-    p = static_cast<U*>(e->address);
+  reference r;
+  if (!resolve_reference<U>(in, at, tag, nullable, r)) return;
+  if (r.entry == nullptr) {
+    p = nullptr;
+    return;
   }
+  if (r.entry->kind == object_kind::shared && r.entry->observed_at == nullptr) r.entry->observed_at = at;
+  p = static_cast<U*>(r.address);
 }
 
 /// A by-value object of a type with enable_identity takes the next id, unless a pointer has just
@@ -395,7 +815,12 @@ bool enter_by_value(source& in, T& v) {
       return true;
   }
   if (!in.count_object(in.position())) return false;
-  in.objects().add({&v, type_key<T>, {}, nullptr, nullptr, object_kind::by_value, false});
+  object_table::entry e;
+  e.address = &v;
+  e.type = type_key<T>;
+  e.kind = object_kind::by_value;
+  e.in_progress = false;
+  in.objects().add(std::move(e));
   return true;
 }
 

@@ -30,7 +30,8 @@ class source {
         alloc_left_(options.max_alloc_bytes),
         max_elements_(options.max_elements),
         max_bucket_size_(options.max_bucket_size),
-        objects_left_(options.max_objects) {}
+        objects_left_(options.max_objects),
+        unknown_types_(options.unknown_types) {}
 
   [[nodiscard]] bool failed() const noexcept { return error_ != errc::ok; }
   [[nodiscard]] errc error() const noexcept { return error_; }
@@ -201,6 +202,8 @@ class source {
     --objects_left_;
     return charge(where, 1, object_entry_cost);
   }
+  /// What to do with a polymorphic object of a type this program has not registered.
+  [[nodiscard]] unknown_type_policy unknown_types() const noexcept { return unknown_types_; }
   /// Ends one top-level value (object ids start afresh at the next): see object_table::release.
   /// A non-owning pointer to an object that nothing in the value owns fails it here.
   void end_value() noexcept {
@@ -213,6 +216,17 @@ class source {
 
   /// True while the object being read was default-constructed just before (see struct_codec).
   bool fresh = true;
+  /// Set by a base subobject whose data lacked fields (see struct_codec): its complete object
+  /// reads again from defaults.
+  bool base_missing = false;
+
+  /// The virtual bases read so far in the complete objects being read (fields.hpp).
+  [[nodiscard]] std::size_t virtual_base_count() const noexcept {
+    return objects_ ? objects_->virtual_base_count() : 0;
+  }
+  void forget_virtual_bases(std::size_t mark) noexcept {
+    if (objects_) objects_->forget_virtual_bases(mark);
+  }
 
  private:
   std::uint64_t read_varint_slow() noexcept {
@@ -251,6 +265,7 @@ class source {
   std::size_t max_elements_;
   std::size_t max_bucket_size_;
   std::size_t objects_left_;
+  unknown_type_policy unknown_types_;
   bool track_objects_ = true;
   // Owned by an object_table_owner: a destructor here cost values without pointers about 20
   // instructions per read, even though the table never exists for them.

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "codec.hpp"
 #include "hooks.hpp"
@@ -26,6 +27,13 @@ namespace detail {
 
 template <class T>
 concept resettable = std::default_initializable<T> && std::is_move_assignable_v<T>;
+
+/// Classes that may have virtual bases (a class with one is never standard-layout, and only
+/// hooks can name bases). A virtual base is written once per complete object, where
+/// `base<B>(*this)` first names it (fields.hpp): a complete object of such a class keeps the
+/// list of the virtual bases written so far, in the write session or the reader's object table.
+template <class T>
+concept may_have_virtual_bases = hook_count<T> != 0 && !std::is_standard_layout_v<T>;
 
 // ---- reading a body of scalars without per-field checks ---------------------------------------
 //
@@ -114,6 +122,20 @@ struct struct_codec {
   }();
 
   static std::size_t size(const T& v) {
+    if constexpr (may_have_virtual_bases<T>) {
+      write_session& s = session();
+      const std::size_t bases = s.virtual_base_count();
+      const std::size_t n = size_subobject(v);
+      s.forget_virtual_bases(bases);
+      return n;
+    } else {
+      return size_subobject(v);
+    }
+  }
+
+  /// size() of a base-class subobject (base<B>(*this)): part of the complete object's scope of
+  /// virtual bases.
+  static std::size_t size_subobject(const T& v) {
     check_hooks<T>();
     if constexpr (enable_identity<T>) introduce_by_value(v);
     size_archive ar;
@@ -138,6 +160,18 @@ struct struct_codec {
   }
 
   static std::byte* write(std::byte* out, const T& v) {
+    if constexpr (may_have_virtual_bases<T>) {
+      write_session& s = session();
+      const std::size_t bases = s.virtual_base_count();
+      std::byte* end = write_subobject(out, v);
+      s.forget_virtual_bases(bases);
+      return end;
+    } else {
+      return write_subobject(out, v);
+    }
+  }
+
+  static std::byte* write_subobject(std::byte* out, const T& v) {
     check_hooks<T>();
     // Reserve one header byte, write the body, and move the body only in the rare case that
     // its header needs more than one byte (bodies of 64 bytes or more). The size pass already
@@ -174,7 +208,13 @@ struct struct_codec {
     return end;
   }
 
-  static void read(source& in, T& v) {
+  static void read(source& in, T& v) { read_object<true>(in, v); }
+  /// read() of a base-class subobject (base<B>(*this)).
+  static void read_subobject(source& in, T& v) { read_object<false>(in, v); }
+
+ private:
+  template <bool Complete>
+  static void read_object(source& in, T& v) {
     check_hooks<T>();
     if constexpr (enable_identity<T>) {
       if (!enter_by_value(in, v)) return;
@@ -216,29 +256,47 @@ struct struct_codec {
     const std::size_t budget = in.budget_left();
     std::size_t objects = 0;
     if constexpr (may_hold_pointers<T>()) objects = in.object_count();
+    [[maybe_unused]] std::size_t bases = 0;
+    [[maybe_unused]] bool outer_base_missing = false;
+    if constexpr (may_have_virtual_bases<T>) {
+      bases = in.virtual_base_count();
+      if constexpr (Complete) outer_base_missing = std::exchange(in.base_missing, false);
+    }
 
     input_archive ar(in);
     load_fields(ar, v, version);
-    if constexpr (resettable<T>) {
-      // The data ended before some fields. A default-constructed object already holds their
-      // defaults; an object being reused may hold stale values, so reset it and read again.
-      // Data of an older class version counts too: a versioned hook may skip the fields that
-      // version lacks (`if (version >= 2) ar(x);`) without the envelope ending early.
-      if ((ar.missing() || (versioned && version < class_version<T>())) && !in.fresh && !in.failed()) [[unlikely]]
-        reread_from_defaults(in, v, fields, budget, objects, version);
+    // The data ended before some fields. A default-constructed object already holds their
+    // defaults; an object being reused may hold stale values, so reset it and read again.
+    // Data of an older class version counts too: a versioned hook may skip the fields that
+    // version lacks (`if (version >= 2) ar(x);`) without the envelope ending early.
+    [[maybe_unused]] const bool missing = ar.missing() || (versioned && version < class_version<T>());
+    if constexpr (may_have_virtual_bases<T> && !Complete) {
+      // Resetting a base subobject would also reset the virtual bases it shares with its
+      // siblings, which may have been read already: the complete object reads again instead.
+      if (missing) in.base_missing = true;
+    } else if constexpr (resettable<T>) {
+      bool reread = missing;
+      if constexpr (may_have_virtual_bases<T>) reread = reread || in.base_missing;
+      if (reread && !in.fresh && !in.failed()) [[unlikely]]
+        reread_from_defaults(in, v, fields, budget, objects, bases, version);
+    }
+    if constexpr (may_have_virtual_bases<T> && Complete) {
+      in.base_missing = outer_base_missing;
+      in.forget_virtual_bases(bases);
     }
     in.widen(body_end, saved);
     in.leave();
   }
 
- private:
   // Out of line so that the common path has one copy of load_fields, which can then be inlined.
   BIFRONS_COLD static void reread_from_defaults(source& in, T& v, const std::byte* fields, std::size_t budget,
-                                                [[maybe_unused]] std::size_t objects, std::uint32_t version) {
+                                                [[maybe_unused]] std::size_t objects,
+                                                [[maybe_unused]] std::size_t bases, std::uint32_t version) {
     // The objects the first pass read are read again, with the same ids.
     if constexpr (may_hold_pointers<T>()) {
       if (in.object_count() > objects) in.objects().rollback(objects);
     }
+    if constexpr (may_have_virtual_bases<T>) in.forget_virtual_bases(bases);
     v = T{};
     in.rewind(fields);
     in.restore_budget(budget);  // the first pass's storage is gone: do not charge it twice
@@ -321,6 +379,9 @@ struct codec : std::conditional_t<detail::record<T>, detail::record_codec<T>, de
                 "bifrons: std::complex needs #include <bifrons/types/complex.hpp> (or <bifrons/bifrons.hpp>)");
   static_assert(!(missing && detail::std_chrono_like<T>),
                 "bifrons: std::chrono types need #include <bifrons/types/chrono.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(enable_identity<T> && std::is_polymorphic_v<T>),
+                "bifrons: enable_identity on a polymorphic class is not supported: hold its objects through "
+                "unique_ptr or shared_ptr, which give them identity (and keep their dynamic type)");
   static_assert(!(detail::record<T> && enable_identity<T>),
                 "bifrons: a record cannot have enable_identity: records are copied as blocks, without ids");
   static_assert(!std::is_same_v<std::remove_cv_t<T>, long double>,

@@ -17,10 +17,14 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <typeinfo>
+#include <utility>
 #include <vector>
 
 #include "../error.hpp"
+#include "config.hpp"
 #include "objects.hpp"
+#include "registry.hpp"
 
 namespace bifrons::detail {
 
@@ -77,8 +81,12 @@ class write_session {
   }
 
   /// Size pass: an id for an object that nothing can point at (the default T a deprecated<T>
-  /// field writes in place of a retired object with identity).
+  /// field writes in place of a retired object with identity, an object of a value whose
+  /// unique_ptrs are not tracked).
   void skip_id() noexcept { ++next_id_; }
+  /// Size pass: the id the next object takes (the objects inside a polymorphic object's
+  /// encoding are counted as the difference, for readers that skip it).
+  [[nodiscard]] std::uint64_t next_id() const noexcept { return next_id_; }
 
   /// True if a shared_ptr may own `o` without closing a cycle of owners (see object_table).
   [[nodiscard]] bool may_own(const object& o) const noexcept { return !o.in_progress || o.id < strong_floor_; }
@@ -103,6 +111,62 @@ class write_session {
   /// Size pass: records the tag decided for the next pointer. Write pass: returns it.
   void record(std::uint64_t tag) { tags_.push_back(tag); }
   [[nodiscard]] std::uint64_t replay() noexcept { return next_ < tags_.size() ? tags_[next_++] : 0; }
+  /// Size pass: a place for a number that is known only after what follows it is sized (the
+  /// count of objects inside a polymorphic object), to fill in with set_recorded.
+  std::size_t record_later() {
+    tags_.push_back(0);
+    return tags_.size() - 1;
+  }
+  void set_recorded(std::size_t at, std::uint64_t value) noexcept { tags_[at] = value; }
+
+  // ---- polymorphic objects (tag 2) ----
+
+  /// The registered type of a dynamic type, or nullptr: the registry is asked once per type and
+  /// message.
+  [[nodiscard]] const registered_type* registered(const std::type_info& type) {
+    for (const auto& [t, r] : dynamic_types_)
+      if (t == &type) return r;
+    dynamic_types_.emplace_back(&type, the_registry().find(type));
+    return dynamic_types_.back().second;
+  }
+  /// True if `base` is a registered base of the registered type `type`.
+  [[nodiscard]] bool derives(const registered_type* type, const std::type_info& base) {
+    for (const derived_entry& d : derived_)
+      if (d.type == type && d.base == &base) return d.derives;
+    derived_.push_back({type, &base, the_registry().path(*type->type, base) != nullptr});
+    return derived_.back().derives;
+  }
+  /// Size pass: the type index (1, 2, ...) of `type` in this message; a type met for the first
+  /// time takes the next index, and its name is listed in the header of the outermost polymorphic
+  /// object being sized (names_since).
+  std::uint64_t type_index(const registered_type* type) {
+    for (std::size_t i = 0; i < names_.size(); ++i)
+      if (names_[i] == type) return i + 1;
+    names_.push_back(type);
+    return names_.size();
+  }
+  [[nodiscard]] std::size_t name_count() const noexcept { return names_.size(); }
+  /// The registered type with index `index` (1, 2, ...).
+  [[nodiscard]] const registered_type* named(std::uint64_t index) const noexcept {
+    return names_[static_cast<std::size_t>(index - 1)];
+  }
+  /// Write pass: the next type whose name a header lists (headers list names in index order).
+  [[nodiscard]] const registered_type* next_listed_name() noexcept { return names_[next_name_++]; }
+  /// Size pass: entering the encoding of a polymorphic object; true if it is the outermost one,
+  /// whose header lists the names first used inside it.
+  bool enter_polymorphic() noexcept { return polymorphic_depth_++ == 0; }
+  void leave_polymorphic() noexcept { --polymorphic_depth_; }
+
+  // ---- virtual bases: written once per complete object (fields.hpp, struct_codec.hpp) ----
+
+  [[nodiscard]] bool has_virtual_base(const void* address, const void* type) const noexcept {
+    for (const auto& [a, t] : virtual_bases_)
+      if (a == address && t == type) return true;
+    return false;
+  }
+  void add_virtual_base(const void* address, const void* type) { virtual_bases_.emplace_back(address, type); }
+  [[nodiscard]] std::size_t virtual_base_count() const noexcept { return virtual_bases_.size(); }
+  void forget_virtual_bases(std::size_t mark) noexcept { virtual_bases_.resize(mark); }
 
   /// Size pass: a non-owning pointer names a shared object that no shared_ptr of the message
   /// owns yet (only weak_ptrs).
@@ -119,6 +183,7 @@ class write_session {
     end_size_pass();
     pass_ = pass::write;
     next_ = 0;
+    next_name_ = 0;
   }
 
  private:
@@ -146,11 +211,23 @@ class write_session {
       if (s.address != nullptr) place(s);
   }
 
+  struct derived_entry {
+    const registered_type* type;
+    const std::type_info* base;
+    bool derives;
+  };
+
   std::vector<object> objects_;
   std::vector<slot> slots_;
   std::vector<std::uint64_t> tags_;
   std::vector<std::size_t> observed_unowned_;
+  std::vector<std::pair<const std::type_info*, const registered_type*>> dynamic_types_;
+  std::vector<derived_entry> derived_;
+  std::vector<const registered_type*> names_;
+  std::vector<std::pair<const void*, const void*>> virtual_bases_;
   std::size_t next_ = 0;
+  std::size_t next_name_ = 0;
+  std::size_t polymorphic_depth_ = 0;
   std::uint64_t next_id_ = 1;
   std::uint64_t strong_floor_ = 0;
   std::size_t depth_ = 0;
@@ -159,7 +236,7 @@ class write_session {
   bool track_unique_;
 };
 
-inline thread_local write_session* current_write_session = nullptr;
+BIFRONS_VISIBLE inline thread_local write_session* current_write_session = nullptr;
 
 /// The session of the value being written. Pointer codecs only run under one: the entry points
 /// install it for every value whose type may hold a pointer.

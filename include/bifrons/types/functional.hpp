@@ -14,8 +14,6 @@ namespace bifrons {
 
 template <class T>
 struct codec<std::reference_wrapper<T>> {
-  static_assert(!std::is_polymorphic_v<T>,
-                "bifrons: references to polymorphic types are not supported yet: they would slice the object");
   using U = std::remove_cv_t<T>;
 
   static constexpr std::size_t min_size = 1;

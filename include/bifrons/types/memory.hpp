@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // std::unique_ptr, std::shared_ptr and std::weak_ptr: the pointer encoding of docs/format.md,
-// "Pointers" (roles in detail/pointer_codec.hpp).
+// "Pointers" (roles in detail/pointer_codec.hpp). A pointer to a polymorphic class may hold an
+// object of any class registered as derived from it (bifrons/polymorphic.hpp).
 //   - unique_ptr<T>: null or its object; reading reuses the object the pointer holds.
 //   - shared_ptr<T>: an object that several shared_ptrs own is written once and read back as one
 //     object, owned by as many shared_ptrs. Reading always allocates (make_shared): an object
@@ -25,8 +26,9 @@ namespace bifrons {
 
 template <class T>
 struct codec<std::unique_ptr<T>> {
-  static_assert(!std::is_polymorphic_v<T>,
-                "bifrons: unique_ptr to a polymorphic type is not supported yet: it would slice the object");
+  static_assert(!std::is_polymorphic_v<T> || std::has_virtual_destructor_v<T>,
+                "bifrons: unique_ptr<T> of a polymorphic T without a virtual destructor: reading may create an "
+                "object of a derived class, which unique_ptr<T> would delete as a T. Declare `virtual ~T()`.");
   static_assert(!std::is_array_v<T>, "bifrons: unique_ptr<T[]> has no size; use std::vector<T>");
 
   static constexpr std::size_t min_size = 1;
@@ -37,8 +39,6 @@ struct codec<std::unique_ptr<T>> {
 
 template <class T>
 struct codec<std::shared_ptr<T>> {
-  static_assert(!std::is_polymorphic_v<T>,
-                "bifrons: shared_ptr to a polymorphic type is not supported yet: it would slice the object");
   static_assert(!std::is_array_v<T>, "bifrons: shared_ptr<T[]> has no size; use std::vector<T>");
   using U = std::remove_cv_t<T>;
 
@@ -52,8 +52,6 @@ struct codec<std::shared_ptr<T>> {
 
 template <class T>
 struct codec<std::weak_ptr<T>> {
-  static_assert(!std::is_polymorphic_v<T>,
-                "bifrons: weak_ptr to a polymorphic type is not supported yet: it would slice the object");
   using U = std::remove_cv_t<T>;
 
   static constexpr std::size_t min_size = 1;

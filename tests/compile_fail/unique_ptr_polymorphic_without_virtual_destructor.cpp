@@ -1,12 +1,13 @@
-// expect: unique_ptr to a polymorphic type is not supported yet
-// Writing a unique_ptr<Base> that points at a Derived would slice the object.
+// expect: bifrons: unique_ptr<T> of a polymorphic T without a virtual destructor
+// Reading a unique_ptr<Base> may create a registered Derived, which unique_ptr<Base> would then
+// delete as a Base: undefined behaviour without a virtual destructor.
 #include <bifrons/core.hpp>
 #include <bifrons/types/memory.hpp>
 
 #include <memory>
 
 struct Base {
-  virtual ~Base() = default;
+  virtual int f() const { return x; }
   int x = 0;
   template <class Archive>
   void serialize(Archive& ar) {

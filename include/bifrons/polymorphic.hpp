@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Polymorphic types (docs/format.md, "Pointers", tag 2). A pointer to a polymorphic class
+// (unique_ptr<Shape>, shared_ptr<Shape>, weak_ptr<Shape>, Shape*, owning(Shape*&),
+// reference_wrapper<Shape>) may hold an object of a derived class once that class is
+// registered, with one line at namespace scope:
+//
+//   BIFRONS_REGISTER(Circle, "shapes.Circle");
+//
+// The name is part of the format: it is written with the first object of the type in each
+// message, and a reader finds the class by it. Renaming a registered type breaks old data.
+// Registering two types under one name, or one type under two names, throws
+// bifrons::registration_error when the registration runs (before main, or when a library is
+// loaded): never a silent mix-up.
+//
+// A pointer of declared type B may hold a registered class D when D reaches B through
+// relations: `base<B>(*this)` in D's hook makes one, and a registration may list further
+// bases, typically interfaces without data: `BIFRONS_REGISTER(Circle, "shapes.Circle", Shape)`.
+// Pointers to other bases than the first (multiple inheritance) and to virtual bases are
+// adjusted through those relations.
+//
+// The registry is one per process, also across shared libraries loaded with dlopen after main
+// started (detail/registry.hpp): a library's registrations run when it is loaded and are
+// removed when it is unloaded.
+
+#include <memory>
+#include <string_view>
+#include <type_traits>
+#include <typeinfo>
+
+#include "detail/registry.hpp"
+#include "detail/struct_codec.hpp"
+
+namespace bifrons {
+
+namespace detail {
+
+/// The operations on objects of T that the registry hands to writers and readers.
+template <class T>
+const polymorphic_ops& polymorphic_ops_of() {
+  static const polymorphic_ops ops{
+      &typeid(T),
+      sizeof(T),
+      [](const void* object) { return codec<T>::size(*static_cast<const T*>(object)); },
+      [](std::byte* out, const void* object) { return codec<T>::write(out, *static_cast<const T*>(object)); },
+      [](source& in, void* object) { codec<T>::read(in, *static_cast<T*>(object)); },
+      []() -> void* { return new T(); },
+      [](void* object) noexcept { delete static_cast<T*>(object); },
+      []() -> std::shared_ptr<void> { return std::make_shared<T>(); },
+  };
+  return ops;
+}
+
+}  // namespace detail
+
+/// Registers T under a name while it lives, with Bases as further relations of T (use
+/// BIFRONS_REGISTER, which makes one at namespace scope).
+template <class T, class... Bases>
+class registration {
+  static_assert(std::is_polymorphic_v<T>,
+                "bifrons: BIFRONS_REGISTER is for polymorphic classes (with a virtual function), whose objects "
+                "pointers to a base may hold; other classes need no registration");
+  static_assert(!std::is_abstract_v<T>,
+                "bifrons: an abstract class cannot be registered: no object has it as its dynamic type. "
+                "Register the concrete classes derived from it");
+  static_assert(std::is_abstract_v<T> || std::is_default_constructible_v<T>,
+                "bifrons: a registered class needs a default constructor: reading creates its objects");
+  static_assert(!std::is_polymorphic_v<T> || detail::struct_envelope<T>,
+                "bifrons: a registered class is written as a struct (a class with a serialization hook)");
+  static_assert((std::is_polymorphic_v<Bases> && ...),
+                "bifrons: BIFRONS_REGISTER lists only polymorphic bases, which pointers may be declared as");
+  static_assert((std::derived_from<T, Bases> && ...),
+                "bifrons: BIFRONS_REGISTER(T, name, Bases...) lists public, unambiguous bases of T");
+
+ public:
+  explicit registration(std::string_view name) {
+    // After a refusal above, nothing more to say: one error only.
+    if constexpr (std::is_polymorphic_v<T> && !std::is_abstract_v<T> && std::is_default_constructible_v<T>) add(name);
+  }
+  ~registration() {
+    if constexpr (std::is_polymorphic_v<T> && !std::is_abstract_v<T> && std::is_default_constructible_v<T>) remove();
+  }
+  registration(const registration&) = delete;
+  registration& operator=(const registration&) = delete;
+
+ private:
+  void add(std::string_view name) {
+    detail::registry& r = detail::the_registry();
+    r.add_type(name, &detail::polymorphic_ops_of<T>());
+#if BIFRONS_HAS_EXCEPTIONS
+    try {
+      (r.add_relation(typeid(T), typeid(Bases), &detail::relation_registration<T, Bases>::cast), ...);
+    } catch (...) {
+      r.remove_type(&detail::polymorphic_ops_of<T>());
+      throw;
+    }
+#else
+    (r.add_relation(typeid(T), typeid(Bases), &detail::relation_registration<T, Bases>::cast), ...);
+#endif
+  }
+  void remove() noexcept {
+    detail::registry& r = detail::the_registry();
+    (r.remove_relation(typeid(T), typeid(Bases), &detail::relation_registration<T, Bases>::cast), ...);
+    r.remove_type(&detail::polymorphic_ops_of<T>());
+  }
+};
+
+}  // namespace bifrons
+
+#define BIFRONS_DETAIL_CONCAT_(a, b) a##b
+#define BIFRONS_DETAIL_CONCAT(a, b) BIFRONS_DETAIL_CONCAT_(a, b)
+
+/// Registers a polymorphic class under a stable name, at namespace scope:
+/// `BIFRONS_REGISTER(Circle, "shapes.Circle");` or, with bases that the class's hook does not
+/// name with base<B> (interfaces without data), `BIFRONS_REGISTER(Circle, "shapes.Circle", Shape);`.
+/// A type with commas (a template with several arguments) needs an alias first.
+#define BIFRONS_REGISTER(Type, Name, ...)                                                                            \
+  static const ::bifrons::registration<Type __VA_OPT__(, ) __VA_ARGS__> BIFRONS_DETAIL_CONCAT(bifrons_registration_, \
+                                                                                              __COUNTER__) {         \
+    Name                                                                                                             \
+  }

@@ -1,0 +1,820 @@
+// Polymorphic pointers (bifrons/polymorphic.hpp; docs/format.md section 23, tag 2): registration,
+// every pointer kind holding derived objects, multiple and virtual inheritance, unknown types,
+// older readers of newer polymorphic objects, type safety and limits.
+//
+// This program plays an older reader of tests/golden/polymorphic_unknown.bin: it does not
+// register golden.Triangle.
+#define BIFRONS_GOLDEN_OLD_READER
+#include "golden_cases.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <typeinfo>
+#include <utility>
+#include <vector>
+
+#include "types/test_support.hpp"
+
+namespace poly {
+
+struct Shape {
+  std::int32_t id = 0;
+  virtual ~Shape() = default;
+  virtual int kind() const { return 0; }
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(id);
+  }
+};
+struct Circle : Shape {
+  std::int32_t radius = 0;
+  int kind() const override { return 1; }
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Shape>(*this), radius);
+  }
+};
+struct Square final : Shape {
+  std::int32_t side = 0;
+  int kind() const override { return 2; }
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Shape>(*this), side);
+  }
+};
+/// Derived from a registered class, registered itself: two steps to Shape.
+struct Ring final : Circle {
+  std::int32_t inner = 0;
+  int kind() const override { return 3; }
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Circle>(*this), inner);
+  }
+};
+/// Never registered.
+struct Unlisted final : Shape {
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Shape>(*this));
+  }
+};
+
+/// An interface without data: no hook names it, the registration lists it.
+struct Drawable {
+  virtual ~Drawable() = default;
+  virtual int draw() const = 0;
+};
+struct Sprite final : Shape, Drawable {
+  std::int32_t frame = 0;
+  int draw() const override { return frame; }
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Shape>(*this), frame);
+  }
+};
+/// Registered without listing Drawable: a Drawable pointer cannot hold it.
+struct Gadget final : Drawable {
+  std::int32_t power = 0;
+  int draw() const override { return power; }
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(power);
+  }
+};
+
+/// Multiple inheritance, with data in both bases.
+struct Named {
+  std::string name;
+  virtual ~Named() = default;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(name);
+  }
+};
+struct Label final : Shape, Named {
+  std::int32_t size = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Shape>(*this), bifrons::base<Named>(*this), size);
+  }
+};
+
+/// A diamond.
+struct Root {
+  std::int32_t root = 0;
+  virtual ~Root() = default;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(root);
+  }
+};
+struct Left : virtual Root {
+  std::int32_t left = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Root>(*this), left);
+  }
+};
+struct Right : virtual Root {
+  std::int32_t right = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Root>(*this), right);
+  }
+};
+struct Join final : Left, Right {
+  std::int32_t join = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Left>(*this), bifrons::base<Right>(*this), join);
+  }
+};
+/// An older Right, without its field: data of it lacks `right`.
+struct OldRight : virtual Root {
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Root>(*this));
+  }
+};
+struct OldJoin final : Left, OldRight {
+  std::int32_t join = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Left>(*this), bifrons::base<OldRight>(*this), join);
+  }
+};
+
+/// A polymorphic graph: shared children, weak parents.
+struct Node {
+  std::int32_t value = 0;
+  std::vector<std::shared_ptr<Node>> children;
+  std::weak_ptr<Node> parent;
+  virtual ~Node() = default;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(value, children, parent);
+  }
+};
+struct Group final : Node {
+  std::string title;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Node>(*this), title);
+  }
+};
+
+/// Two versions of one registered type (registered at run time, one at a time): the newer one
+/// appended a field that holds an object.
+struct Thing {
+  std::int32_t id = 0;
+  virtual ~Thing() = default;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(id);
+  }
+};
+struct ThingV1 final : Thing {
+  std::int32_t a = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Thing>(*this), a);
+  }
+};
+struct ThingV2 final : Thing {
+  std::int32_t a = 0;
+  std::shared_ptr<Shape> extra;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Thing>(*this), a, extra);
+  }
+};
+struct Message {
+  std::unique_ptr<Thing> thing;
+  std::shared_ptr<Shape> after;
+  std::shared_ptr<Shape> again;
+};
+
+/// A polymorphic node with an owning raw pointer.
+struct RawNode {
+  std::int32_t value = 0;
+  Shape* shape = nullptr;
+  RawNode() = default;
+  RawNode(const RawNode&) = delete;
+  RawNode& operator=(const RawNode&) = delete;
+  ~RawNode() { delete shape; }
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(value, bifrons::owning(shape));
+  }
+};
+
+/// A chain of polymorphic links, torn down without recursion.
+struct Link {
+  std::unique_ptr<Link> next;
+  virtual ~Link() {
+    while (next) next = std::move(next->next);
+  }
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(next);
+  }
+};
+struct Step final : Link {
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Link>(*this));
+  }
+};
+
+}  // namespace poly
+
+BIFRONS_REGISTER(poly::Circle, "poly.Circle");
+BIFRONS_REGISTER(poly::Square, "poly.Square");
+BIFRONS_REGISTER(poly::Ring, "poly.Ring");
+BIFRONS_REGISTER(poly::Sprite, "poly.Sprite", poly::Drawable);
+BIFRONS_REGISTER(poly::Gadget, "poly.Gadget");
+BIFRONS_REGISTER(poly::Label, "poly.Label");
+BIFRONS_REGISTER(poly::Join, "poly.Join");
+BIFRONS_REGISTER(poly::OldJoin, "poly.OldJoin");
+BIFRONS_REGISTER(poly::Group, "poly.Group");
+BIFRONS_REGISTER(poly::Step, "poly.Step");
+
+namespace bifrons_test {
+namespace {
+
+using bifrons::errc;
+using namespace poly;
+
+template <class T, class... A>
+std::unique_ptr<T> make(A... fields) {
+  auto p = std::make_unique<T>();
+  if constexpr (sizeof...(A) > 0) {
+    const std::int32_t values[] = {fields...};
+    p->id = values[0];
+    if constexpr (requires { p->radius; }) p->radius = values[1];
+    if constexpr (requires { p->side; }) p->side = values[1];
+  }
+  return p;
+}
+
+bifrons::read_options null_policy() {
+  bifrons::read_options options;
+  options.unknown_types = bifrons::unknown_type_policy::null;
+  return options;
+}
+
+using spec = golden::spec::bytes;
+
+/// "02 00 01 <len> <name>": tag 2 and the header listing one new name.
+spec new_name_spec(std::string_view name) { return spec{}.u(2).u(0).u(1).str(name); }
+bytes new_name(std::string_view name) { return new_name_spec(name).out; }
+
+// ---- the encoding --------------------------------------------------------------------------
+
+TEST(Polymorphic, FirstObjectListsItsNameLaterOnesItsIndex) {
+  std::vector<std::unique_ptr<Shape>> v;
+  v.push_back(make<Circle>(1, 2));
+  v.push_back(make<Circle>(3, 6));
+  v.push_back(make<Shape>(4));
+  v.push_back(nullptr);
+  const bytes expected = cat({B({0x04}), new_name("poly.Circle"), B({0x01, 0x00, 0x06, 0x02, 0x02, 0x04}),
+                              B({0x02, 0x01, 0x00, 0x06, 0x02, 0x06, 0x0c}),  // index 1
+                              B({0x01, 0x02, 0x08}),                          // a Shape: tag 1
+                              B({0x00})});
+  EXPECT_EQ(hex(bifrons::to_bytes(v)), hex(expected));
+  EXPECT_EQ(bifrons::serialized_size(v), expected.size());
+
+  const auto back = bifrons::from_bytes<std::vector<std::unique_ptr<Shape>>>(expected);
+  ASSERT_EQ(back.size(), 4u);
+  ASSERT_EQ(typeid(*back[0]), typeid(Circle));
+  EXPECT_EQ(back[0]->id, 1);
+  EXPECT_EQ(static_cast<const Circle&>(*back[0]).radius, 2);
+  ASSERT_EQ(typeid(*back[1]), typeid(Circle));
+  EXPECT_EQ(static_cast<const Circle&>(*back[1]).radius, 6);
+  EXPECT_EQ(typeid(*back[2]), typeid(Shape));
+  EXPECT_EQ(back[2]->id, 4);
+  EXPECT_EQ(back[3], nullptr);
+}
+
+TEST(Polymorphic, AClassDerivedFromARegisteredClass) {
+  auto ring = std::make_unique<Ring>();
+  ring->id = 1;
+  ring->radius = 2;
+  ring->inner = 3;
+  const std::unique_ptr<Shape> p = std::move(ring);
+  const auto back = round_trip(p);
+  ASSERT_EQ(typeid(*back), typeid(Ring));
+  const auto& r = static_cast<const Ring&>(*back);
+  EXPECT_EQ(r.id, 1);
+  EXPECT_EQ(r.radius, 2);
+  EXPECT_EQ(r.inner, 3);
+  EXPECT_EQ(back->kind(), 3);
+  // Through a pointer to the intermediate class too.
+  std::unique_ptr<Circle> c = std::make_unique<Ring>();
+  EXPECT_EQ(typeid(*round_trip(c)), typeid(Ring));
+}
+
+TEST(Polymorphic, AnInterfaceListedInTheRegistration) {
+  auto sprite = std::make_unique<Sprite>();
+  sprite->frame = 7;
+  const std::unique_ptr<Drawable> p = std::move(sprite);
+  const auto back = round_trip(p);
+  ASSERT_EQ(typeid(*back), typeid(Sprite));
+  EXPECT_EQ(back->draw(), 7);
+  // The Drawable subobject is not at the Sprite's address: the pointer was adjusted.
+  EXPECT_NE(static_cast<const void*>(back.get()), dynamic_cast<const void*>(back.get()));
+}
+
+// ---- every pointer kind --------------------------------------------------------------------
+
+struct Holders {
+  std::shared_ptr<Shape> shared;
+  std::shared_ptr<const Shape> shared_const;
+  std::weak_ptr<Shape> weak;
+  const Shape* observer = nullptr;
+  std::vector<std::unique_ptr<Shape>> owned;
+};
+
+TEST(Polymorphic, EveryPointerKindKeepsTheDynamicType) {
+  Holders h;
+  h.shared = make<Square>(1, 4);
+  h.shared_const = h.shared;
+  h.weak = h.shared;
+  h.owned.push_back(make<Circle>(2, 9));
+  // The owned circle is written after the observer, so the observer points at the square.
+  h.observer = h.shared.get();
+  const auto back = round_trip(h);
+  ASSERT_NE(back.shared, nullptr);
+  EXPECT_EQ(typeid(*back.shared), typeid(Square));
+  EXPECT_EQ(back.shared_const, back.shared);
+  EXPECT_EQ(back.weak.lock(), back.shared);
+  EXPECT_EQ(back.observer, back.shared.get());
+  EXPECT_EQ(back.shared.use_count(), 2);
+  ASSERT_EQ(back.owned.size(), 1u);
+  EXPECT_EQ(typeid(*back.owned[0]), typeid(Circle));
+}
+
+/// A pointer and a reference (an aggregate with a reference_wrapper needs a hook: it converts
+/// from almost anything, which defeats member counting).
+template <class Pointer>
+struct Referrer {
+  Pointer owner;
+  std::reference_wrapper<Shape> ref;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(owner, ref);
+  }
+};
+
+TEST(Polymorphic, ReferenceWrapperToADerivedObject) {
+  using Pair = Referrer<std::unique_ptr<Shape>>;
+  Shape placeholder;
+  Pair p{make<Circle>(5, 6), placeholder};
+  p.ref = *p.owner;
+  Pair back{nullptr, placeholder};
+  bifrons::from_bytes(bifrons::to_bytes(p), back);
+  ASSERT_NE(back.owner, nullptr);
+  EXPECT_EQ(&back.ref.get(), back.owner.get());
+  EXPECT_EQ(back.ref.get().kind(), 1);
+}
+
+TEST(Polymorphic, OwningRawPointer) {
+  RawNode n;
+  n.value = 3;
+  n.shape = make<Square>(1, 2).release();
+  RawNode back;
+  bifrons::from_bytes(bifrons::to_bytes(n), back);
+  ASSERT_NE(back.shape, nullptr);
+  EXPECT_EQ(typeid(*back.shape), typeid(Square));
+  EXPECT_EQ(static_cast<Square*>(back.shape)->side, 2);
+
+  // Reading data of another type replaces the object; of the same type, reuses it.
+  RawNode circle;
+  circle.shape = make<Circle>(1, 1).release();
+  const bytes circle_bytes = bifrons::to_bytes(circle);
+  const Shape* before = back.shape;
+  bifrons::from_bytes(circle_bytes, back);
+  EXPECT_EQ(typeid(*back.shape), typeid(Circle));
+  const Shape* reused = back.shape;
+  bifrons::from_bytes(circle_bytes, back);
+  EXPECT_EQ(back.shape, reused);
+  (void)before;
+}
+
+TEST(Polymorphic, FailedReadFreesOwnedObjectsAndNullsThePointer) {
+  RawNode n;
+  n.shape = make<Square>(1, 2).release();
+  bytes data = bifrons::to_bytes(n);
+  data.pop_back();  // the square's last byte
+  RawNode back;
+  try {
+    bifrons::from_bytes(data, back);
+    ADD_FAILURE() << "read a truncated node";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.code(), errc::unexpected_end);
+  }
+  EXPECT_EQ(back.shape, nullptr);  // and LeakSanitizer finds no leak
+}
+
+TEST(Polymorphic, ReadingReusesAnObjectOfTheDataTypeAndReplacesAnother) {
+  std::unique_ptr<Shape> p = make<Circle>(1, 2);
+  const bytes data = bifrons::to_bytes(p);
+  std::unique_ptr<Shape> target = make<Circle>(9, 9);
+  const Shape* same = target.get();
+  bifrons::from_bytes(data, target);
+  EXPECT_EQ(target.get(), same);
+  EXPECT_EQ(static_cast<Circle&>(*target).radius, 2);
+
+  target = make<Square>(9, 9);
+  bifrons::from_bytes(data, target);
+  EXPECT_EQ(typeid(*target), typeid(Circle));
+  // Tag 1 (a plain Shape) replaces a derived object too.
+  bifrons::from_bytes(bifrons::to_bytes(std::unique_ptr<Shape>(make<Shape>(4))), target);
+  EXPECT_EQ(typeid(*target), typeid(Shape));
+  EXPECT_EQ(target->id, 4);
+}
+
+// ---- multiple and virtual inheritance ------------------------------------------------------
+
+TEST(Polymorphic, PointerToTheSecondBaseIsAdjusted) {
+  auto label = std::make_unique<Label>();
+  label->id = 1;
+  label->name = "n";
+  label->size = 2;
+  const std::unique_ptr<Named> p = std::move(label);
+  // The Label's encoding: the Shape envelope, the Named envelope, the size.
+  const bytes expected = cat({new_name("poly.Label"), B({0x01, 0x00, 0x0c, 0x02, 0x02, 0x04, 0x01, 0x6e, 0x04})});
+  EXPECT_EQ(hex(bifrons::to_bytes(p)), hex(expected));
+
+  const auto back = bifrons::from_bytes<std::unique_ptr<Named>>(expected);
+  const auto* l = dynamic_cast<const Label*>(back.get());
+  ASSERT_NE(l, nullptr);
+  EXPECT_EQ(back.get(), static_cast<const Named*>(l));
+  EXPECT_NE(static_cast<const void*>(back.get()), static_cast<const void*>(l));
+  EXPECT_EQ(l->id, 1);
+  EXPECT_EQ(l->name, "n");
+  EXPECT_EQ(l->size, 2);
+}
+
+TEST(Polymorphic, TwoSharedPointersToDifferentBasesAreOneObject) {
+  struct Views {
+    std::shared_ptr<Shape> as_shape;
+    std::shared_ptr<Named> as_named;
+  };
+  auto label = std::make_shared<Label>();
+  label->name = "x";
+  Views v{label, label};
+  const bytes data = bifrons::to_bytes(v);
+  // The second is a reference to the first object (id 1: tag 3).
+  EXPECT_EQ(static_cast<unsigned>(data.back()), 0x03u);
+  const auto back = bifrons::from_bytes<Views>(data);
+  const auto* l = dynamic_cast<const Label*>(back.as_shape.get());
+  ASSERT_NE(l, nullptr);
+  EXPECT_EQ(back.as_named.get(), static_cast<const Named*>(l));
+  EXPECT_EQ(back.as_shape.use_count(), 2);
+  EXPECT_FALSE(back.as_shape.owner_before(back.as_named) || back.as_named.owner_before(back.as_shape));
+  EXPECT_EQ(back.as_named->name, "x");
+}
+
+TEST(Polymorphic, DiamondWritesTheVirtualBaseOnce) {
+  Join j;
+  j.root = 1;
+  j.left = 2;
+  j.right = 3;
+  j.join = 4;
+  // By value: Join [ Left [ Root [1] 2 ] Right [ 3 ] 4 ]: Right's base<Root> writes nothing.
+  const bytes by_value = B({0x0e, 0x06, 0x02, 0x02, 0x04, 0x02, 0x06, 0x08});
+  EXPECT_EQ(hex(bifrons::to_bytes(j)), hex(by_value));
+  const auto back = bifrons::from_bytes<Join>(by_value);
+  EXPECT_EQ(back.root, 1);
+  EXPECT_EQ(back.left, 2);
+  EXPECT_EQ(back.right, 3);
+  EXPECT_EQ(back.join, 4);
+
+  // Through pointers to the virtual base and to both sides of the diamond.
+  struct Views {
+    std::unique_ptr<Root> root;
+    std::shared_ptr<Left> left;
+    std::shared_ptr<Right> right;
+  };
+  auto shared = std::make_shared<Join>(j);
+  Views v{std::make_unique<Join>(j), shared, shared};
+  const auto views = round_trip(v);
+  const auto* joined = dynamic_cast<const Join*>(views.root.get());
+  ASSERT_NE(joined, nullptr);
+  EXPECT_EQ(views.root.get(), static_cast<const Root*>(joined));
+  EXPECT_EQ(joined->root, 1);
+  EXPECT_EQ(joined->right, 3);
+  const auto* one = dynamic_cast<const Join*>(views.left.get());
+  ASSERT_NE(one, nullptr);
+  EXPECT_EQ(views.right.get(), static_cast<const Right*>(one));
+  EXPECT_EQ(views.left.use_count(), 2);
+  EXPECT_EQ(one->root, 1);
+}
+
+TEST(Polymorphic, ReusedDiamondWithAnOlderSideRereadsTheWholeObject) {
+  OldJoin old;
+  old.root = 5;
+  old.left = 6;
+  old.join = 7;
+  const bytes data = bifrons::to_bytes(old);  // Right's envelope is empty: `right` is missing
+  Join j;
+  j.root = 100;
+  j.left = 100;
+  j.right = 100;
+  j.join = 100;
+  bifrons::from_bytes(data, j);
+  EXPECT_EQ(j.root, 5);
+  EXPECT_EQ(j.left, 6);
+  EXPECT_EQ(j.right, 0);  // its default, not the stale 100
+  EXPECT_EQ(j.join, 7);
+}
+
+// ---- graphs --------------------------------------------------------------------------------
+
+TEST(Polymorphic, SceneGraphWithSharedNodesAndWeakParents) {
+  auto root = std::make_shared<Group>();
+  root->title = "root";
+  auto shared_leaf = std::make_shared<Node>();
+  shared_leaf->value = 7;
+  for (int i = 0; i < 2; ++i) {
+    auto g = std::make_shared<Group>();
+    g->value = i;
+    g->title = "g" + std::to_string(i);
+    g->parent = root;
+    g->children.push_back(shared_leaf);
+    root->children.push_back(g);
+  }
+  shared_leaf->parent = root->children[0];
+  const std::shared_ptr<Node> top = root;
+  const auto back = round_trip(top);
+  const auto* g = dynamic_cast<const Group*>(back.get());
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->title, "root");
+  ASSERT_EQ(back->children.size(), 2u);
+  for (const auto& c : back->children) {
+    EXPECT_EQ(typeid(*c), typeid(Group));
+    EXPECT_EQ(c->parent.lock(), back);
+    ASSERT_EQ(c->children.size(), 1u);
+  }
+  EXPECT_EQ(back->children[0]->children[0], back->children[1]->children[0]);
+  EXPECT_EQ(back->children[0]->children[0]->parent.lock(), back->children[0]);
+  EXPECT_EQ(typeid(*back->children[0]->children[0]), typeid(Node));
+}
+
+// ---- what a writer refuses -----------------------------------------------------------------
+
+TEST(Polymorphic, UnregisteredDynamicTypeIsRefusedAtWrite) {
+  const std::unique_ptr<Shape> p = std::make_unique<Unlisted>();
+  std::array<std::byte, 64> buffer{};
+  const auto r = bifrons::try_to_bytes(p, std::span<std::byte>(buffer));
+  EXPECT_EQ(r.code(), errc::unregistered_type);
+  EXPECT_THROW((void)bifrons::to_bytes(p), bifrons::error);
+  EXPECT_THROW((void)bifrons::serialized_size(p), bifrons::error);
+  try {
+    (void)bifrons::to_bytes(p);
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.code(), errc::unregistered_type);
+    EXPECT_NE(std::string(e.what()).find("found when writing"), std::string::npos);
+  }
+}
+
+TEST(Polymorphic, ATypeNotRegisteredAsDerivedFromThePointersTypeIsRefusedAtWrite) {
+  // Gadget is registered, but nothing relates it to Drawable.
+  const std::unique_ptr<Drawable> p = std::make_unique<Gadget>();
+  std::array<std::byte, 64> buffer{};
+  EXPECT_EQ(bifrons::try_to_bytes(p, std::span<std::byte>(buffer)).code(), errc::unregistered_type);
+}
+
+TEST(Polymorphic, DeepChainIsRefusedCleanlyAtWrite) {
+  std::unique_ptr<Link> head = std::make_unique<Step>();
+  Link* tail = head.get();
+  for (int i = 0; i < 100000; ++i) {
+    tail->next = std::make_unique<Step>();
+    tail = tail->next.get();
+  }
+  std::array<std::byte, 16> buffer{};
+  EXPECT_EQ(bifrons::try_to_bytes(head, std::span<std::byte>(buffer)).code(), errc::depth_limit_exceeded);
+}
+
+// ---- unknown types -------------------------------------------------------------------------
+
+std::vector<std::byte> golden_file(const std::string& name) {
+  std::ifstream in(std::string(BIFRONS_TEST_DATA_DIR) + "/golden/" + name, std::ios::binary);
+  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::byte> out(chars.size());
+  for (std::size_t i = 0; i < chars.size(); ++i) out[i] = std::byte(static_cast<unsigned char>(chars[i]));
+  return out;
+}
+
+TEST(UnknownType, FailsByDefaultAtThePointer) {
+  const auto file = golden_file("polymorphic_unknown.bin");
+  ASSERT_EQ(file.size(), 74u);
+  const auto r = bifrons::try_from_bytes<golden::PolyNewer>(file);
+  EXPECT_EQ(r.code(), errc::unknown_type);
+  EXPECT_EQ(r.offset(), 3u);  // the triangle's tag, after the envelope header (2) and the count
+}
+
+TEST(UnknownType, NullPolicySkipsTheObjectAndKeepsIdsAndNamesInStep) {
+  const auto file = golden_file("polymorphic_unknown.bin");
+  const auto r = bifrons::try_from_bytes<golden::PolyNewer>(file, null_policy());
+  ASSERT_TRUE(r.has_value()) << bifrons::describe(r.code()) << " at " << r.offset();
+  const auto& shapes = r->shapes;
+  ASSERT_EQ(shapes.size(), 5u);
+  EXPECT_EQ(shapes[0], nullptr);  // the triangle
+  EXPECT_EQ(shapes[1], nullptr);  // a reference to it
+  EXPECT_EQ(shapes[2], nullptr);  // a reference to the circle inside it
+  // The square has id 3 and type index 3 only if the skipped triangle's id, its circle's id and
+  // the circle's name were all accounted for.
+  ASSERT_NE(shapes[3], nullptr);
+  EXPECT_EQ(golden::describe_shape(shapes[3].get()), "square 3 5");
+  EXPECT_EQ(shapes[4], shapes[3]);
+}
+
+TEST(UnknownType, ReferenceWrapperToASkippedObjectFails) {
+  // An unknown object, then a reference_wrapper to it: it cannot read as null.
+  using Pair = Referrer<std::shared_ptr<Shape>>;
+  const bytes data = spec{}.env(new_name_spec("poly.Unheard").u(1).u(0).env(spec{}.u(0)).u(3)).out;
+  Shape placeholder;
+  Pair p{nullptr, placeholder};
+  try {
+    bifrons::from_bytes(data, p, null_policy());
+    ADD_FAILURE() << "read a reference to a skipped object";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.code(), errc::unknown_type);
+    EXPECT_EQ(e.offset(), data.size() - 1);
+  }
+}
+
+TEST(UnknownType, RegistrationAtRunTimeMakesATypeKnownAndItsRemovalUnknown) {
+  std::unique_ptr<Thing> p = std::make_unique<ThingV1>();
+  bytes data;
+  {
+    const bifrons::registration<ThingV1> registered("poly.Thing");
+    data = bifrons::to_bytes(p);
+    const auto back = bifrons::from_bytes<std::unique_ptr<Thing>>(data);
+    EXPECT_EQ(typeid(*back), typeid(ThingV1));
+  }
+  EXPECT_EQ(bifrons::try_from_bytes<std::unique_ptr<Thing>>(data).code(), errc::unknown_type);
+  std::array<std::byte, 64> buffer{};
+  EXPECT_EQ(bifrons::try_to_bytes(p, std::span<std::byte>(buffer)).code(), errc::unregistered_type);
+}
+
+TEST(UnknownType, AnOlderClassSkipsANewerFieldAndTheObjectsAndNamesInIt) {
+  // The newer ThingV2 holds a square; after it come another square (whose name was listed in
+  // the thing's header) and a reference to it (whose id comes after the square inside).
+  Message m;
+  auto v2 = std::make_unique<ThingV2>();
+  v2->id = 1;
+  v2->a = 2;
+  v2->extra = make<Square>(10, 11);
+  m.thing = std::move(v2);
+  m.after = make<Square>(20, 21);
+  m.again = m.after;
+  bytes data;
+  {
+    const bifrons::registration<ThingV2> newer("poly.Thing");
+    data = bifrons::to_bytes(m);
+  }
+  const bifrons::registration<ThingV1> older("poly.Thing");
+  const auto back = bifrons::from_bytes<Message>(data);
+  const auto* thing = dynamic_cast<const ThingV1*>(back.thing.get());
+  ASSERT_NE(thing, nullptr);
+  EXPECT_EQ(thing->id, 1);
+  EXPECT_EQ(thing->a, 2);
+  ASSERT_NE(back.after, nullptr);
+  ASSERT_EQ(typeid(*back.after), typeid(Square));
+  EXPECT_EQ(back.after->id, 20);
+  EXPECT_EQ(back.again, back.after);
+}
+
+// ---- type safety and limits (crafted bytes) -------------------------------------------------
+
+template <class T>
+void expect_refused(const bytes& data, errc code, std::size_t offset,
+                    const bifrons::read_options& options = bifrons::read_options{}) {
+  const auto r = bifrons::try_from_bytes<T>(data, options);
+  EXPECT_EQ(r.code(), code) << hex(data);
+  EXPECT_EQ(r.offset(), offset) << hex(data);
+}
+
+TEST(PolymorphicHostile, ADynamicTypeNotDerivedFromThePointersType) {
+  // A circle where a Named is declared: never reinterpreted.
+  expect_refused<std::unique_ptr<Named>>(cat({new_name("poly.Circle"), B({0x01, 0x00, 0x04, 0x02, 0x00, 0x00})}),
+                                         errc::invalid_value, 0);
+}
+
+/// A circle (id 1) through the first pointer, then a reference to it through the second.
+bytes circle_then_reference() {
+  return spec{}.env(new_name_spec("poly.Circle").u(1).u(0).env(spec{}.env(spec{}.s(0)).s(0)).u(3)).out;
+}
+
+TEST(PolymorphicHostile, AReferenceToAnObjectOfAnUnrelatedType) {
+  struct Pair {
+    std::shared_ptr<Shape> shape;
+    std::shared_ptr<Named> named;
+  };
+  const bytes data = circle_then_reference();
+  expect_refused<Pair>(data, errc::invalid_value, data.size() - 1);
+}
+
+TEST(PolymorphicHostile, AReferenceToAUniqueObjectFromASharedPointer) {
+  struct Pair {
+    std::unique_ptr<Shape> owner;
+    std::shared_ptr<Shape> sharer;
+  };
+  const bytes data = circle_then_reference();
+  expect_refused<Pair>(data, errc::invalid_value, data.size() - 1);
+}
+
+TEST(PolymorphicHostile, MalformedHeaders) {
+  using P = std::unique_ptr<Shape>;
+  expect_refused<P>(B({0x02, 0x01, 0x00, 0x00}), errc::invalid_value, 1);        // index 1, no name yet
+  expect_refused<P>(B({0x02, 0x00, 0x00, 0x01, 0x00}), errc::invalid_value, 2);  // a list of no names
+  expect_refused<P>(B({0x02, 0x00, 0x01, 0x00, 0x01}), errc::invalid_value, 3);  // an empty name
+  bytes long_name = B({0x02, 0x00, 0x01, 0x80, 0x02});  // 256 bytes
+  long_name.resize(long_name.size() + 256 + 3, std::byte{0x41});
+  expect_refused<P>(long_name, errc::invalid_value, 3);
+  // The type index after the list must name a listed type.
+  expect_refused<P>(cat({new_name("poly.Circle"), B({0x02, 0x00, 0x00})}), errc::invalid_value, 15);
+  // More objects inside than bytes left.
+  expect_refused<P>(cat({new_name("poly.Circle"), B({0x01, 0x09, 0x00})}), errc::invalid_value, 16);
+  // A count of objects inside that is smaller than what the encoding holds: a group with one
+  // child (tag 1: a plain Node, which takes an id) whose header counts none.
+  const spec child = spec{}.u(1).env(spec{}.s(0).u(0).u(0));
+  const bytes group =
+      new_name_spec("poly.Group").u(1).u(0).env(spec{}.env(spec{}.s(0).u(1).add(child).u(0)).str("")).out;
+  expect_refused<std::shared_ptr<Node>>(group, errc::invalid_value, 0);
+  // With the right count it reads.
+  const bytes counted =
+      new_name_spec("poly.Group").u(1).u(1).env(spec{}.env(spec{}.s(0).u(1).add(child).u(0)).str("")).out;
+  EXPECT_TRUE(bifrons::try_from_bytes<std::shared_ptr<Node>>(counted).has_value());
+  // Tag 1 where the pointer's type is abstract.
+  expect_refused<std::unique_ptr<Drawable>>(B({0x01, 0x00}), errc::invalid_value, 0);
+}
+
+TEST(PolymorphicHostile, SkippedObjectsCountTowardTheObjectLimit) {
+  // An unknown type whose header claims 9 objects inside an envelope of 9 bytes.
+  bytes data = new_name_spec("poly.Unheard").u(1).u(9).u(9 << 1).out;
+  data.resize(data.size() + 9, std::byte{0});
+  bifrons::read_options options = null_policy();
+  EXPECT_TRUE(bifrons::try_from_bytes<std::shared_ptr<Shape>>(data, options).has_value());
+  options.max_objects = 5;
+  expect_refused<std::shared_ptr<Shape>>(data, errc::object_limit_exceeded, 0, options);
+}
+
+// ---- registration ----------------------------------------------------------------------------
+
+struct Stranger final : Shape {
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Shape>(*this));
+  }
+};
+
+TEST(Registration, OneNameForTwoTypesIsAnError) {
+  try {
+    const bifrons::registration<Stranger> clash("poly.Circle");
+    ADD_FAILURE() << "registered a second type under poly.Circle";
+  } catch (const bifrons::registration_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("poly.Circle"), std::string::npos) << what;
+    EXPECT_NE(what.find("poly::Circle"), std::string::npos) << what;
+    EXPECT_NE(what.find("Stranger"), std::string::npos) << what;
+  }
+  // The first registration still stands.
+  EXPECT_EQ(typeid(*round_trip(std::unique_ptr<Shape>(make<Circle>(1, 1)))), typeid(Circle));
+}
+
+TEST(Registration, OneTypeUnderTwoNamesIsAnError) {
+  EXPECT_THROW(bifrons::registration<Circle>("poly.Circle2"), bifrons::registration_error);
+}
+
+TEST(Registration, NamesHaveOneTo255Bytes) {
+  EXPECT_THROW(bifrons::registration<Stranger>(""), bifrons::registration_error);
+  EXPECT_THROW(bifrons::registration<Stranger>(std::string(256, 'x')), bifrons::registration_error);
+  const bifrons::registration<Stranger> longest(std::string(255, 'x'));
+  const std::unique_ptr<Shape> p = std::make_unique<Stranger>();
+  EXPECT_EQ(typeid(*round_trip(p)), typeid(Stranger));
+}
+
+TEST(Registration, TheSameRegistrationTwiceIsCounted) {
+  std::unique_ptr<Shape> p = std::make_unique<Stranger>();
+  {
+    const bifrons::registration<Stranger> first("poly.Stranger");
+    {
+      const bifrons::registration<Stranger> second("poly.Stranger");
+    }
+    EXPECT_EQ(typeid(*round_trip(p)), typeid(Stranger));  // still registered
+  }
+  std::array<std::byte, 64> buffer{};
+  EXPECT_EQ(bifrons::try_to_bytes(p, std::span<std::byte>(buffer)).code(), errc::unregistered_type);
+}
+
+}  // namespace
+}  // namespace bifrons_test
