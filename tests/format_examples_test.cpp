@@ -468,3 +468,106 @@ TEST(FormatExamples, Section23Pointers) {
 }
 
 }  // namespace
+
+// ---- section 23: polymorphic objects (tag 2), and section 5's virtual bases --------------------
+
+namespace fx {
+
+struct Shape {
+  std::int32_t id = 0;
+  virtual ~Shape() = default;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(id);
+  }
+};
+struct Circle final : Shape {
+  std::int32_t radius = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Shape>(*this), radius);
+  }
+};
+
+struct Root {
+  std::int32_t root = 0;
+  virtual ~Root() = default;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(root);
+  }
+};
+struct Left : virtual Root {
+  std::int32_t left = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Root>(*this), left);
+  }
+};
+struct Right : virtual Root {
+  std::int32_t right = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Root>(*this), right);
+  }
+};
+struct Join final : Left, Right {
+  std::int32_t join = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Left>(*this), bifrons::base<Right>(*this), join);
+  }
+};
+
+}  // namespace fx
+
+BIFRONS_REGISTER(fx::Circle, "Circle");
+
+namespace {
+
+TEST(FormatExamples, Section23Polymorphic) {
+  constexpr std::string_view doc =
+      "04"
+      "02 00 01 06 43 69 72 63 6c 65 01  00 06 02 02 04"
+      "02 01 00 06 02 06 0c"
+      "01 02 08"
+      "00";
+  std::vector<std::unique_ptr<fx::Shape>> shapes;
+  for (const auto& [id, radius] : {std::pair{1, 2}, std::pair{3, 6}}) {
+    auto c = std::make_unique<fx::Circle>();
+    c->id = id;
+    c->radius = radius;
+    shapes.push_back(std::move(c));
+  }
+  shapes.push_back(std::make_unique<fx::Shape>());
+  shapes.back()->id = 4;
+  shapes.push_back(nullptr);
+  EXPECT_EQ(to_hex(bifrons::to_bytes(shapes)), to_hex(hex(doc)));
+  EXPECT_EQ(bifrons::serialized_size(shapes), hex(doc).size());
+  const auto back = bifrons::from_bytes<std::vector<std::unique_ptr<fx::Shape>>>(hex(doc));
+  ASSERT_EQ(back.size(), 4u);
+  const auto* second = dynamic_cast<const fx::Circle*>(back[1].get());
+  ASSERT_NE(second, nullptr);
+  EXPECT_EQ(second->id, 3);
+  EXPECT_EQ(second->radius, 6);
+  EXPECT_EQ(typeid(*back[2]), typeid(fx::Shape));
+  EXPECT_EQ(back[3], nullptr);
+
+  fx::Join j;
+  j.root = 1;
+  j.left = 2;
+  j.right = 3;
+  j.join = 4;
+  EXPECT_EQ(to_hex(bifrons::to_bytes(j)), to_hex(hex("0e 06 02 02 04 02 06 08")));
+  const auto join = bifrons::from_bytes<fx::Join>(hex("0e 06 02 02 04 02 06 08"));
+  EXPECT_EQ(join.root, 1);
+  EXPECT_EQ(join.right, 3);
+
+  using bifrons::errc;
+  // An unregistered name, a name list of none, a type index past the list.
+  expect_error<std::unique_ptr<fx::Shape>>("02 00 01 01 58 01 00 00", errc::unknown_type, 0);
+  expect_error<std::unique_ptr<fx::Shape>>("02 00 00 01 00", errc::invalid_value, 2);
+  expect_error<std::unique_ptr<fx::Shape>>("02 02 00 00", errc::invalid_value, 1);
+}
+
+}  // namespace
