@@ -602,6 +602,55 @@ TEST(Polymorphic, DeepChainIsRefusedCleanlyAtWrite) {
   EXPECT_EQ(bifrons::try_to_bytes(head, std::span<std::byte>(buffer)).code(), errc::depth_limit_exceeded);
 }
 
+/// A chain of `levels` nested Steps: each is tag 2, its type (the name only in the outermost
+/// header), the count of objects inside, then [ [ next ] ] (Step's envelope around Link's); the
+/// last link's next is null. Every envelope ends where the input ends, so the bytes are the
+/// levels' headers, outermost first, then the null; their lengths are found from the inside out.
+bytes step_chain(std::size_t levels) {
+  const bytes name = new_name("poly.Step");
+  const auto varint_size = [](std::size_t v) {
+    std::size_t n = 1;
+    for (; v >= 0x80; v >>= 7) ++n;
+    return n;
+  };
+  const auto head_size = [&](std::size_t i) { return (i == 0 ? name.size() : 1) + 1 + varint_size(levels - 1 - i); };
+  std::vector<std::size_t> inner(levels + 1);  // inner[i]: the bytes inside level i's Link envelope
+  inner[levels - 1] = 1;
+  for (std::size_t i = levels - 1; i-- > 0;) {
+    const std::size_t link = inner[i + 1];
+    const std::size_t step = varint_size(link << 1) + link;
+    inner[i] = head_size(i + 1) + varint_size(step << 1) + step;
+  }
+  bytes out;
+  out.reserve(inner[0] + 32);
+  for (std::size_t i = 0; i < levels; ++i) {
+    if (i == 0)
+      out.insert(out.end(), name.begin(), name.end());
+    else
+      out.push_back(std::byte{0x02});
+    put_varint(out, 1);               // type index 1
+    put_varint(out, levels - 1 - i);  // the objects inside
+    const std::size_t link = inner[i];
+    put_varint(out, (varint_size(link << 1) + link) << 1);
+    put_varint(out, link << 1);
+  }
+  out.push_back(std::byte{0});
+  return out;
+}
+
+TEST(Polymorphic, DeepChainIsRefusedCleanlyAtRead) {
+  // Polymorphic objects are structs (two per Step here), so max_depth bounds the recursion: a
+  // million levels fail cleanly, at the struct past the limit.
+  const auto r = bifrons::try_from_bytes<std::unique_ptr<Link>>(step_chain(1000000));
+  EXPECT_EQ(r.code(), errc::depth_limit_exceeded);
+  const auto within = bifrons::try_from_bytes<std::unique_ptr<Link>>(step_chain(31));
+  ASSERT_TRUE(within.has_value()) << bifrons::describe(within.code()) << " at " << within.offset();
+  std::size_t n = 0;
+  for (const Link* l = within->get(); l != nullptr; l = l->next.get()) ++n;
+  EXPECT_EQ(n, 31u);
+  EXPECT_EQ(bifrons::try_from_bytes<std::unique_ptr<Link>>(step_chain(33)).code(), errc::depth_limit_exceeded);
+}
+
 // ---- unknown types -------------------------------------------------------------------------
 
 std::vector<std::byte> golden_file(const std::string& name) {

@@ -57,7 +57,7 @@ struct codec<owning_ref<T>> {
   static constexpr std::size_t min_size = 1;
   static std::size_t size(const owning_ref<T>& r) {
     detail::check_pointee<T>();
-    return detail::unique_size<std::remove_cv_t<T>>(r.pointer);
+    return detail::unique_size<std::remove_cv_t<T>, true>(r.pointer);
   }
   static std::byte* write(std::byte* out, const owning_ref<T>& r) {
     return detail::unique_write<std::remove_cv_t<T>>(out, r.pointer);

@@ -39,33 +39,47 @@ enum class object_kind : std::uint8_t {
   skipped,   ///< not read: an unregistered polymorphic type, or inside one's unread fields
 };
 
-/// What the table does with an object it allocated for an owning raw pointer (a T* at slot,
-/// given the value `held`) when the read fails: clear the pointer if it still holds the object,
-/// and delete the object through the pointer's type (polymorphic types have virtual destructors).
+/// What the table does with an object it allocated for an owning raw pointer (a T* at slot) when
+/// the read fails: clear the pointer if it still holds the object (given as its complete
+/// object), and delete the object (of type T; a polymorphic object is deleted through its
+/// registered type instead).
 struct owned_ops {
-  void (*clear)(void* slot, void* held) noexcept;
-  void (*destroy)(void* held) noexcept;
+  void (*clear)(void* slot, void* object) noexcept;
+  void (*destroy)(void* object) noexcept;
 };
 template <class T>
-inline constexpr owned_ops owned_ops_for{[](void* slot, void* held) noexcept {
+inline constexpr owned_ops owned_ops_for{[](void* slot, void* object) noexcept {
                                            T*& p = *static_cast<T**>(slot);
-                                           if (p == static_cast<T*>(held)) p = nullptr;
+                                           if constexpr (std::is_polymorphic_v<T>) {
+                                             if (p != nullptr && dynamic_cast<void*>(p) == object) p = nullptr;
+                                           } else if (p == object) {
+                                             p = nullptr;
+                                           }
                                          },
-                                         [](void* held) noexcept { delete static_cast<T*>(held); }};
+                                         [](void* object) noexcept { delete static_cast<T*>(object); }};
 
 class object_table {
  public:
   struct entry {
     void* address = nullptr;     // the complete object
-    const void* type = nullptr;  // its identity: type_key<T>, or its registered_type when it has one
-    const registered_type* dynamic = nullptr;  // polymorphic objects: their casts to bases
-    std::shared_ptr<void> owner;               // shared objects
-    void* slot = nullptr;                      // owning raw pointers: where the pointer is,
-    void* held = nullptr;                      // ...what it was given,
-    const owned_ops* ops = nullptr;            // ...and how to clear it and delete the object
+    const void* type = nullptr;  // its identity: type_key<T>, or its registered_type (registered)
+    std::shared_ptr<void> owner;     // shared objects
+    void* slot = nullptr;            // owning raw pointers: where the pointer is,
+    const owned_ops* ops = nullptr;  // ...and how to clear it and delete the object
     object_kind kind = object_kind::unique;
     bool in_progress = true;
+    bool registered = false;                 // `type` is a registered_type: casts to its bases
     const std::byte* observed_at = nullptr;  // shared objects: where a non-owning pointer first named it
+
+    [[nodiscard]] const registered_type* dynamic() const noexcept {
+      return registered ? static_cast<const registered_type*>(type) : nullptr;
+    }
+    void destroy() const noexcept {
+      if (registered)
+        dynamic()->ops->destroy(address);
+      else
+        ops->destroy(address);
+    }
   };
 
   object_table() = default;
@@ -112,7 +126,7 @@ class object_table {
   /// Clears the owning raw pointers of the objects since `mark` that still hold their object.
   void clear_slots(std::size_t mark) noexcept {
     for (std::size_t i = mark; i < entries_.size(); ++i)
-      if (entries_[i].ops) entries_[i].ops->clear(entries_[i].slot, entries_[i].held);
+      if (entries_[i].ops) entries_[i].ops->clear(entries_[i].slot, entries_[i].address);
   }
 
   /// The objects since `mark` were read into a temporary that is being destroyed without being
@@ -125,8 +139,11 @@ class object_table {
     for (std::size_t i = entries_.size(); i-- > mark;) {
       entry& e = entries_[i];
       if (e.kind == object_kind::shared) continue;
-      if (e.ops) e.ops->destroy(e.held);
-      e = entry{nullptr, nullptr, nullptr, {}, nullptr, nullptr, nullptr, e.kind, false};
+      if (e.ops) e.destroy();
+      const object_kind kind = e.kind;
+      e = entry{};
+      e.kind = kind;
+      e.in_progress = false;
     }
   }
 
@@ -171,13 +188,24 @@ class object_table {
 
   /// The types that tag 2 named in this value, by type index - 1 (nullptr: not registered here).
   [[nodiscard]] std::size_t name_count() const noexcept { return names_.size(); }
-  [[nodiscard]] const registered_type* named(std::size_t index) const noexcept { return names_[index]; }
-  void add_name(const registered_type* type) { names_.push_back(type); }
+  [[nodiscard]] const registered_type* named(std::size_t index) const noexcept { return names_[index].type; }
+  void add_name(const registered_type* type) { names_.push_back({type}); }
+  /// cast(named(index), to), remembering the last declared type asked about for each type index
+  /// (a tree asks about one declared type for every object).
+  [[nodiscard]] const cast_path* cast_named(std::size_t index, const std::type_info& to) {
+    name& n = names_[index];
+    if (n.to != &to) {
+      n.path = cast(n.type, to);
+      n.to = &to;
+    }
+    return n.path;
+  }
 
   /// How to turn a pointer to an object of registered type `from` into a pointer to its base
   /// `to`, or nullptr if `to` is not a registered base of it. Looked up in the registry once per
   /// pair and value.
   [[nodiscard]] const cast_path* cast(const registered_type* from, const std::type_info& to) {
+    if (!casts_.empty() && casts_.back().from == from && casts_.back().to == &to) return casts_.back().path.get();
     for (const cast_entry& c : casts_)
       if (c.from == from && c.to == &to) return c.path.get();
     casts_.push_back({from, &to, the_registry().path(*from->type, to)});
@@ -210,13 +238,18 @@ class object_table {
     for (std::size_t i = entries_.size(); i-- > mark;) {
       entry& e = entries_[i];
       if (e.ops) {
-        e.ops->destroy(e.held);
+        e.destroy();
         e.ops = nullptr;
         e.slot = nullptr;
       }
     }
   }
 
+  struct name {
+    const registered_type* type;
+    const std::type_info* to = nullptr;
+    const cast_path* path = nullptr;
+  };
   struct cast_entry {
     const registered_type* from;
     const std::type_info* to;
@@ -225,7 +258,7 @@ class object_table {
 
   std::vector<entry> entries_;
   std::size_t strong_floor_ = 0;
-  std::vector<const registered_type*> names_;
+  std::vector<name> names_;
   std::vector<cast_entry> casts_;
   std::vector<std::pair<const std::type_info*, const registered_type*>> registered_;
   std::vector<std::pair<const void*, const void*>> virtual_bases_;

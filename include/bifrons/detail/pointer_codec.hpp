@@ -168,6 +168,7 @@ struct pointee {
   const void* address;             // the complete object
   const void* key;                 // its identity in the session: type_key<T> or its registered type
   const registered_type* dynamic;  // tag 2: its registered type, which is not the pointer's type
+  std::size_t dynamic_index;       // ...and its entry in the session
 };
 
 /// The complete object of *p and its identity, or false (and the error) when it cannot be
@@ -175,20 +176,20 @@ struct pointee {
 template <class T>
 bool identify(write_session& s, const T* p, pointee& out) {
   if constexpr (!std::is_polymorphic_v<T>) {
-    out = {p, type_key<T>, nullptr};
+    out = {p, type_key<T>, nullptr, 0};
     return true;
   } else {
-    const std::type_info& dynamic = typeid(*p);
-    const registered_type* type = s.registered(dynamic);
-    if (dynamic == typeid(T)) {
-      out = {p, type != nullptr ? static_cast<const void*>(type) : type_key<T>, nullptr};
+    const std::size_t i = s.dynamic(typeid(*p));
+    const write_session::dynamic_type& d = s.relate(i, typeid(T));
+    if (d.same) {
+      out = {p, d.registered != nullptr ? static_cast<const void*>(d.registered) : type_key<T>, nullptr, i};
       return true;
     }
-    if (type == nullptr || !s.derives(type, typeid(T))) {
+    if (!d.derives) {
       s.fail(errc::unregistered_type);
       return false;
     }
-    out = {dynamic_cast<const void*>(p), type, type};
+    out = {dynamic_cast<const void*>(p), d.registered, d.registered, i};
     return true;
   }
 }
@@ -209,7 +210,7 @@ std::size_t new_object_size(write_session& s, const T& object, const pointee& o)
   }
   const bool outermost = s.enter_polymorphic();
   const std::size_t first_name = s.name_count();
-  const std::uint64_t index = s.type_index(o.dynamic);
+  const std::uint64_t index = s.type_index(o.dynamic_index);
   s.record(polymorphic_tag);
   const std::size_t names_at = s.record_later();
   s.record(index);
@@ -257,19 +258,24 @@ inline std::byte* write_polymorphic(std::byte* out, const void* object) {
   return s.named(index)->ops->write(out, object);
 }
 
-/// unique_ptr and owning raw pointers: the size pass gives the object its id where something
-/// of the value can refer to it (a value of unique_ptrs alone never refers back).
-template <class T>
+/// unique_ptr (OwnerCheck false) and owning raw pointers (true): the size pass gives the object
+/// its id where something of the value can refer to it (a value of unique_ptrs alone never refers
+/// back). An owning raw pointer to an object the message already holds is refused
+/// (ownership_conflict); two unique_ptrs cannot own one object in a valid program, so theirs
+/// are not looked up (a value of unique_ptrs never builds the hash index).
+template <class T, bool OwnerCheck>
 std::size_t unique_size(const T* p) {
   if (p == nullptr) return 1;
   write_session& s = session();
+  // Not tracked: the value holds no pointer that refers back, nor polymorphic objects whose
+  // headers count ids (either makes may_hold_identity true).
+  if constexpr (!std::is_polymorphic_v<T>) {
+    if (!s.tracks_unique()) return 1 + pointee_size(s, *p);
+  }
   pointee o;
   if (!identify(s, p, o)) return 1;
-  if (!s.tracks_unique()) {
-    s.skip_id();
-    return new_object_size(s, *p, o);
-  }
-  if (s.find(o.address, o.key) != nullptr) {
+  if (!s.tracks_unique()) return new_object_size(s, *p, o);
+  if (OwnerCheck && s.find(o.address, o.key) != nullptr) {
     s.fail(errc::ownership_conflict);
     return 1;
   }
@@ -398,7 +404,7 @@ object_table::entry static_identity(source& in, void* address, object_kind kind)
   if constexpr (std::is_polymorphic_v<T>) {
     if (const registered_type* type = in.objects().registered(typeid(T))) {
       e.type = type;
-      e.dynamic = type;
+      e.registered = true;
     }
   }
   return e;
@@ -409,7 +415,7 @@ inline object_table::entry dynamic_identity(void* address, const registered_type
   object_table::entry e;
   e.address = address;
   e.type = type;
-  e.dynamic = type;
+  e.registered = true;
   e.kind = kind;
   return e;
 }
@@ -439,15 +445,12 @@ struct reference {
 /// registered type derived from T), else invalid_value; a skipped object fails the read with
 /// unknown_type, or reads as null under unknown_type_policy::null where the pointer may be null.
 /// False after an error.
+/// resolve_reference when the object is not simply a T: a skipped object, or one of a registered
+/// type that may derive from T; anything else (another type, an object destroyed) is refused,
+/// never reinterpreted.
 template <class T>
-bool resolve_reference(source& in, const std::byte* at, std::uint64_t tag, bool nullable, reference& out) {
-  const std::uint64_t index = tag - first_reference_tag;
-  if (index >= in.object_count()) {
-    in.fail_at(errc::invalid_value, at);  // a forward reference, or past every object
-    return false;
-  }
-  object_table& table = in.objects();
-  object_table::entry& e = table.at(static_cast<std::size_t>(index));
+BIFRONS_COLD bool resolve_other_reference(source& in, const std::byte* at, object_table::entry& e, bool nullable,
+                                          reference& out) {
   if (e.kind == object_kind::skipped) {
     if (!nullable || in.unknown_types() != unknown_type_policy::null) {
       in.fail_at(errc::unknown_type, at);
@@ -457,22 +460,30 @@ bool resolve_reference(source& in, const std::byte* at, std::uint64_t tag, bool 
     return true;
   }
   if constexpr (std::is_polymorphic_v<T>) {
-    if (e.dynamic != nullptr && e.address != nullptr) {
-      const cast_path* path = table.cast(e.dynamic, typeid(T));
-      if (path == nullptr) {
-        in.fail_at(errc::invalid_value, at);  // not derived from T: never reinterpret the object
-        return false;
+    if (e.registered && e.address != nullptr) {
+      if (const cast_path* path = in.objects().cast(e.dynamic(), typeid(T))) {
+        out = {&e, path->apply(e.address)};
+        return true;
       }
-      out = {&e, path->apply(e.address)};
-      return true;
     }
   }
-  if (e.type != type_key<T>) {
-    in.fail_at(errc::invalid_value, at);  // another type, or an object destroyed: never reinterpret
+  in.fail_at(errc::invalid_value, at);
+  return false;
+}
+
+template <class T>
+bool resolve_reference(source& in, const std::byte* at, std::uint64_t tag, bool nullable, reference& out) {
+  const std::uint64_t index = tag - first_reference_tag;
+  if (index >= in.object_count()) [[unlikely]] {
+    in.fail_at(errc::invalid_value, at);  // a forward reference, or past every object
     return false;
   }
-  out = {&e, e.address};
-  return true;
+  object_table::entry& e = in.objects().at(static_cast<std::size_t>(index));
+  if (e.type == type_key<T>) [[likely]] {
+    out = {&e, e.address};
+    return true;
+  }
+  return resolve_other_reference<T>(in, at, e, nullable, out);
 }
 
 /// Reads a tag; false after an error.
@@ -485,6 +496,7 @@ inline bool read_tag(source& in, std::uint64_t& tag) {
 /// count of objects inside its encoding.
 struct polymorphic_header {
   const registered_type* type = nullptr;
+  std::size_t index = 0;  // its type index - 1
   std::uint64_t inside = 0;
 };
 
@@ -529,7 +541,8 @@ inline bool read_polymorphic_header(source& in, polymorphic_header& h) {
     in.fail_at(errc::invalid_value, at);  // a type not named before it
     return false;
   }
-  h.type = table.named(static_cast<std::size_t>(index - 1));
+  h.index = static_cast<std::size_t>(index - 1);
+  h.type = table.named(h.index);
   const std::byte* count_at = in.position();
   h.inside = in.read_varint();
   if (in.failed()) return false;
@@ -565,11 +578,11 @@ inline bool skip_unknown_object(source& in, const std::byte* at, std::uint64_t i
   return add_skipped(in, at, 1 + inside);
 }
 
-/// The cast from a registered type to T, or nullptr and invalid_value at `at` (a type that does
-/// not derive from T: never reinterpret an object).
+/// The cast from the type a tag-2 header named to T, or nullptr and invalid_value at `at` (a type
+/// that does not derive from T: never reinterpret an object).
 template <class T>
-const cast_path* cast_to(source& in, const std::byte* at, const registered_type* type) {
-  const cast_path* path = in.objects().cast(type, typeid(T));
+const cast_path* cast_to(source& in, const std::byte* at, const polymorphic_header& h) {
+  const cast_path* path = in.objects().cast_named(h.index, typeid(T));
   if (path == nullptr) in.fail_at(errc::invalid_value, at);
   return path;
 }
@@ -596,7 +609,7 @@ void read_new_object(source& in, const std::byte* at, object_table::entry e, boo
   if (inside != no_count && !in.failed()) {
     const std::size_t read = in.object_count() - (index + 1);
     if (read > inside) return in.fail_at(errc::invalid_value, at);
-    add_skipped(in, at, inside - read);
+    if (read < inside) add_skipped(in, at, inside - read);
   }
 }
 
@@ -616,7 +629,7 @@ void unique_read(source& in, std::unique_ptr<T>& p) {
         if (skip_unknown_object(in, at, h.inside)) p.reset();
         return;
       }
-      const cast_path* path = cast_to<T>(in, at, h.type);
+      const cast_path* path = cast_to<T>(in, at, h);
       if (path == nullptr || !in.count_object(at)) return;
       const bool created = !p || typeid(*p) != *h.type->type;
       void* object;
@@ -680,7 +693,7 @@ void owning_read(source& in, T*& p) {
         }
         return;
       }
-      if ((path = cast_to<T>(in, at, h.type)) == nullptr) return;
+      if ((path = cast_to<T>(in, at, h)) == nullptr) return;
       type = h.type;
       inside = h.inside;
     }
@@ -717,7 +730,6 @@ void owning_read(source& in, T*& p) {
   if (created) {
     // In the table at once: a failure from here on deletes the object and nulls the pointer.
     e.slot = &p;
-    e.held = p;
     e.ops = &owned_ops_for<T>;
   }
   read_new_object(in, at, std::move(e), false, inside, created || in.fresh, [&] {
@@ -749,7 +761,7 @@ void shared_read(source& in, std::shared_ptr<T>& p, bool weak_link) {
         if (skip_unknown_object(in, at, h.inside)) p.reset();
         return;
       }
-      const cast_path* path = cast_to<U>(in, at, h.type);
+      const cast_path* path = cast_to<U>(in, at, h);
       if (path == nullptr || !in.count_object(at) || !in.charge(at, 1, h.type->ops->object_size + shared_overhead))
         return;
       std::shared_ptr<void> owner = h.type->ops->create_shared();

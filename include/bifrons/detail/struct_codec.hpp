@@ -125,17 +125,19 @@ struct struct_codec {
     if constexpr (may_have_virtual_bases<T>) {
       write_session& s = session();
       const std::size_t bases = s.virtual_base_count();
-      const std::size_t n = size_subobject(v);
+      const std::size_t n = size_of(v);
       s.forget_virtual_bases(bases);
       return n;
     } else {
-      return size_subobject(v);
+      return size_of(v);
     }
   }
 
   /// size() of a base-class subobject (base<B>(*this)): part of the complete object's scope of
   /// virtual bases.
-  static std::size_t size_subobject(const T& v) {
+  static std::size_t size_subobject(const T& v) { return size_of(v); }
+
+  BIFRONS_INLINE static std::size_t size_of(const T& v) {
     check_hooks<T>();
     if constexpr (enable_identity<T>) introduce_by_value(v);
     size_archive ar;
@@ -163,15 +165,17 @@ struct struct_codec {
     if constexpr (may_have_virtual_bases<T>) {
       write_session& s = session();
       const std::size_t bases = s.virtual_base_count();
-      std::byte* end = write_subobject(out, v);
+      std::byte* end = write_object(out, v);
       s.forget_virtual_bases(bases);
       return end;
     } else {
-      return write_subobject(out, v);
+      return write_object(out, v);
     }
   }
 
-  static std::byte* write_subobject(std::byte* out, const T& v) {
+  static std::byte* write_subobject(std::byte* out, const T& v) { return write_object(out, v); }
+
+  BIFRONS_INLINE static std::byte* write_object(std::byte* out, const T& v) {
     check_hooks<T>();
     // Reserve one header byte, write the body, and move the body only in the rare case that
     // its header needs more than one byte (bodies of 64 bytes or more). The size pass already

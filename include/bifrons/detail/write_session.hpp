@@ -13,6 +13,7 @@
 // pointers (needs_write_session in pointer_codec.hpp), and restore the previous one after: a
 // user hook may call to_bytes for a nested value of its own.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -36,9 +37,11 @@ class write_session {
   static constexpr std::size_t max_depth = 4096;
 
   struct object {
+    const void* address;
+    const void* type;  // type_key<T> or a registered_type
     std::uint64_t id;
     object_kind kind;
-    bool in_progress;
+    bool in_progress = true;
     bool owned = false;               // shared objects: a shared_ptr of the message owns it
     std::weak_ptr<const void> owner;  // shared objects: to tell an aliasing shared_ptr apart
   };
@@ -57,9 +60,12 @@ class write_session {
   }
 
   /// Size pass: the object at (address, type), or nullptr if the message has not met it. The
-  /// pointer is valid until the next introduce().
-  [[nodiscard]] object* find(const void* address, const void* type) noexcept {
+  /// pointer is valid until the next introduce(). The hash index is built at the first search,
+  /// so that values whose pointers never refer back (trees of unique_ptrs) never hash.
+  [[nodiscard]] object* find(const void* address, const void* type) {
     if (objects_.empty()) return nullptr;
+    if (slots_.empty()) [[unlikely]]
+      build_index();
     for (std::size_t i = slot_of(address, type);; i = (i + 1) & (slots_.size() - 1)) {
       const slot& sl = slots_[i];
       if (sl.address == nullptr) return nullptr;
@@ -67,13 +73,12 @@ class write_session {
     }
   }
   /// Size pass: gives the object at (address, type) the next id and returns its index for at().
-  /// The caller checked find().
+  /// The caller checked find() where the object could be there already.
   std::size_t introduce(const void* address, const void* type, object_kind kind) {
-    if (2 * (objects_.size() + 1) > slots_.size()) grow();
-    const std::size_t index = objects_.size();
-    objects_.push_back(object{next_id_++, kind, true, false, {}});
-    place({address, type, index});
-    return index;
+    if (!slots_.empty() && 2 * (objects_.size() + 1) > slots_.size()) grow();
+    objects_.push_back(object{address, type, next_id_++, kind, true, false, {}});
+    if (!slots_.empty()) place(objects_.size() - 1);
+    return objects_.size() - 1;
   }
   [[nodiscard]] object& at(std::size_t index) noexcept { return objects_[index]; }
   [[nodiscard]] std::size_t index_of(const object& o) const noexcept {
@@ -121,29 +126,49 @@ class write_session {
 
   // ---- polymorphic objects (tag 2) ----
 
-  /// The registered type of a dynamic type, or nullptr: the registry is asked once per type and
-  /// message.
-  [[nodiscard]] const registered_type* registered(const std::type_info& type) {
-    for (const auto& [t, r] : dynamic_types_)
-      if (t == &type) return r;
-    dynamic_types_.emplace_back(&type, the_registry().find(type));
-    return dynamic_types_.back().second;
+  /// What the session knows of one dynamic type (one typeid object): its registered type, its
+  /// type index in this message, and whether it is, or derives from, the declared type last
+  /// asked about (a tree asks about one declared type for every object).
+  struct dynamic_type {
+    const std::type_info* type;
+    const registered_type* registered;
+    std::uint64_t index = 0;  // 0: not named in this message yet
+    const std::type_info* declared = nullptr;
+    bool same = false;      // the dynamic type is the declared type
+    bool derives = false;   // ...or a registered type related to it
+  };
+
+  /// The entry of a dynamic type; the registry is asked once per type and message.
+  [[nodiscard]] std::size_t dynamic(const std::type_info& type) {
+    std::uint8_t& hint = hints_[(reinterpret_cast<std::uintptr_t>(&type) >> 4) % hints_.size()];
+    if (hint != 0 && dynamic_types_[hint - 1u].type == &type) return hint - 1u;
+    std::size_t i = 0;
+    while (i < dynamic_types_.size() && dynamic_types_[i].type != &type) ++i;
+    if (i == dynamic_types_.size()) dynamic_types_.push_back({&type, the_registry().find(type)});
+    if (i < 255) hint = static_cast<std::uint8_t>(i + 1);
+    return i;
   }
-  /// True if `base` is a registered base of the registered type `type`.
-  [[nodiscard]] bool derives(const registered_type* type, const std::type_info& base) {
-    for (const derived_entry& d : derived_)
-      if (d.type == type && d.base == &base) return d.derives;
-    derived_.push_back({type, &base, the_registry().path(*type->type, base) != nullptr});
-    return derived_.back().derives;
+  [[nodiscard]] dynamic_type& dynamic_at(std::size_t i) noexcept { return dynamic_types_[i]; }
+  /// Fills in `same` and `derives` of dynamic type i for the declared type.
+  const dynamic_type& relate(std::size_t i, const std::type_info& declared) {
+    dynamic_type& d = dynamic_types_[i];
+    if (d.declared == &declared) return d;
+    d.declared = &declared;
+    d.same = *d.type == declared;
+    d.derives = d.same || (d.registered != nullptr && the_registry().path(*d.registered->type, declared) != nullptr);
+    return d;
   }
-  /// Size pass: the type index (1, 2, ...) of `type` in this message; a type met for the first
-  /// time takes the next index, and its name is listed in the header of the outermost polymorphic
-  /// object being sized (names_since).
-  std::uint64_t type_index(const registered_type* type) {
-    for (std::size_t i = 0; i < names_.size(); ++i)
-      if (names_[i] == type) return i + 1;
-    names_.push_back(type);
-    return names_.size();
+
+  /// Size pass: the type index (1, 2, ...) of dynamic type i; a type met for the first time
+  /// takes the next index, and its name is listed in the header of the outermost polymorphic
+  /// object being sized.
+  std::uint64_t type_index(std::size_t i) {
+    dynamic_type& d = dynamic_types_[i];
+    if (d.index != 0) return d.index;
+    std::size_t k = 0;  // the registered type may have been named through another typeid object
+    while (k < names_.size() && names_[k] != d.registered) ++k;
+    if (k == names_.size()) names_.push_back(d.registered);
+    return d.index = k + 1;
   }
   [[nodiscard]] std::size_t name_count() const noexcept { return names_.size(); }
   /// The registered type with index `index` (1, 2, ...).
@@ -187,9 +212,9 @@ class write_session {
   }
 
  private:
-  // An open-addressing table (linear probing, at most half full) of indices into objects_:
-  // node-based std::unordered_map cost an allocation per object, several times the rest of a
-  // shared_ptr's write.
+  // An open-addressing table (linear probing, at most half full) of the objects' keys and indices
+  // into objects_: node-based std::unordered_map cost an allocation per object, several times
+  // the rest of a shared_ptr's write.
   struct slot {
     const void* address = nullptr;  // null: empty
     const void* type = nullptr;
@@ -199,30 +224,30 @@ class write_session {
     const auto k = (reinterpret_cast<std::uintptr_t>(address) ^ (reinterpret_cast<std::uintptr_t>(type) >> 3)) >> 3;
     return static_cast<std::size_t>((static_cast<std::uint64_t>(k) * 0x9E3779B97F4A7C15u) >> 32) & (slots_.size() - 1);
   }
-  void place(const slot& s) noexcept {
-    std::size_t i = slot_of(s.address, s.type);
+  void place(std::size_t index) noexcept {
+    const object& o = objects_[index];
+    std::size_t i = slot_of(o.address, o.type);
     while (slots_[i].address != nullptr) i = (i + 1) & (slots_.size() - 1);
-    slots_[i] = s;
+    slots_[i] = {o.address, o.type, index};
+  }
+  /// The first search indexes every object so far; introduce() keeps the index current after.
+  BIFRONS_COLD void build_index() {
+    std::size_t n = 64;
+    while (2 * (objects_.size() + 1) > n) n *= 2;
+    slots_.assign(n, slot{});
+    for (std::size_t i = 0; i < objects_.size(); ++i) place(i);
   }
   void grow() {
-    std::vector<slot> old(slots_.empty() ? 64 : 2 * slots_.size());
-    old.swap(slots_);
-    for (const slot& s : old)
-      if (s.address != nullptr) place(s);
+    slots_.assign(2 * slots_.size(), slot{});
+    for (std::size_t i = 0; i < objects_.size(); ++i) place(i);
   }
-
-  struct derived_entry {
-    const registered_type* type;
-    const std::type_info* base;
-    bool derives;
-  };
 
   std::vector<object> objects_;
   std::vector<slot> slots_;
   std::vector<std::uint64_t> tags_;
   std::vector<std::size_t> observed_unowned_;
-  std::vector<std::pair<const std::type_info*, const registered_type*>> dynamic_types_;
-  std::vector<derived_entry> derived_;
+  std::vector<dynamic_type> dynamic_types_;
+  std::array<std::uint8_t, 16> hints_{};
   std::vector<const registered_type*> names_;
   std::vector<std::pair<const void*, const void*>> virtual_bases_;
   std::size_t next_ = 0;

@@ -32,7 +32,7 @@ struct codec<std::unique_ptr<T>> {
   static_assert(!std::is_array_v<T>, "bifrons: unique_ptr<T[]> has no size; use std::vector<T>");
 
   static constexpr std::size_t min_size = 1;
-  static std::size_t size(const std::unique_ptr<T>& p) { return detail::unique_size<T>(p.get()); }
+  static std::size_t size(const std::unique_ptr<T>& p) { return detail::unique_size<T, false>(p.get()); }
   static std::byte* write(std::byte* out, const std::unique_ptr<T>& p) { return detail::unique_write<T>(out, p.get()); }
   static void read(detail::source& in, std::unique_ptr<T>& p) { detail::unique_read(in, p); }
 };
