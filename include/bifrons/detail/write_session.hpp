@@ -37,8 +37,6 @@ class write_session {
   static constexpr std::size_t max_depth = 4096;
 
   struct object {
-    const void* address;
-    const void* type;  // type_key<T> or a registered_type
     std::uint64_t id;
     object_kind kind;
     bool in_progress = true;
@@ -75,10 +73,15 @@ class write_session {
   /// Size pass: gives the object at (address, type) the next id and returns its index for at().
   /// The caller checked find() where the object could be there already.
   std::size_t introduce(const void* address, const void* type, object_kind kind) {
-    if (!slots_.empty() && 2 * (objects_.size() + 1) > slots_.size()) grow();
-    objects_.push_back(object{address, type, next_id_++, kind, true, false, {}});
-    if (!slots_.empty()) place(objects_.size() - 1);
-    return objects_.size() - 1;
+    const std::size_t index = objects_.size();
+    objects_.push_back(object{next_id_++, kind, true, false, {}});
+    if (slots_.empty()) {
+      unindexed_.push_back({address, type, index});  // until the first search
+    } else {
+      if (2 * objects_.size() > slots_.size()) grow();
+      place({address, type, index});
+    }
+    return index;
   }
   [[nodiscard]] object& at(std::size_t index) noexcept { return objects_[index]; }
   [[nodiscard]] std::size_t index_of(const object& o) const noexcept {
@@ -224,26 +227,29 @@ class write_session {
     const auto k = (reinterpret_cast<std::uintptr_t>(address) ^ (reinterpret_cast<std::uintptr_t>(type) >> 3)) >> 3;
     return static_cast<std::size_t>((static_cast<std::uint64_t>(k) * 0x9E3779B97F4A7C15u) >> 32) & (slots_.size() - 1);
   }
-  void place(std::size_t index) noexcept {
-    const object& o = objects_[index];
-    std::size_t i = slot_of(o.address, o.type);
+  void place(const slot& s) noexcept {
+    std::size_t i = slot_of(s.address, s.type);
     while (slots_[i].address != nullptr) i = (i + 1) & (slots_.size() - 1);
-    slots_[i] = {o.address, o.type, index};
+    slots_[i] = s;
   }
   /// The first search indexes every object so far; introduce() keeps the index current after.
   BIFRONS_COLD void build_index() {
     std::size_t n = 64;
     while (2 * (objects_.size() + 1) > n) n *= 2;
     slots_.assign(n, slot{});
-    for (std::size_t i = 0; i < objects_.size(); ++i) place(i);
+    for (const slot& s : unindexed_) place(s);
+    unindexed_ = {};
   }
   void grow() {
-    slots_.assign(2 * slots_.size(), slot{});
-    for (std::size_t i = 0; i < objects_.size(); ++i) place(i);
+    std::vector<slot> old(2 * slots_.size());
+    old.swap(slots_);
+    for (const slot& s : old)
+      if (s.address != nullptr) place(s);
   }
 
   std::vector<object> objects_;
   std::vector<slot> slots_;
+  std::vector<slot> unindexed_;
   std::vector<std::uint64_t> tags_;
   std::vector<std::size_t> observed_unowned_;
   std::vector<dynamic_type> dynamic_types_;
