@@ -781,6 +781,17 @@ TEST(PolymorphicHostile, AReferenceToAUniqueObjectFromASharedPointer) {
   expect_refused<Pair>(data, errc::invalid_value, data.size() - 1);
 }
 
+TEST(PolymorphicHostile, ACycleThroughUniquePtr) {
+  // A unique_ptr's object whose own next refers back to it: a unique_ptr never accepts a
+  // reference (it would own its own ancestor), with or without a polymorphic pointee.
+  struct UNode {
+    std::unique_ptr<UNode> next;
+  };
+  expect_refused<std::unique_ptr<UNode>>(B({0x01, 0x02, 0x03}), errc::invalid_value, 2);
+  expect_refused<std::unique_ptr<Link>>(cat({new_name("poly.Step"), B({0x01, 0x00, 0x04, 0x02, 0x03})}),
+                                        errc::invalid_value, 17);
+}
+
 TEST(PolymorphicHostile, MalformedHeaders) {
   using P = std::unique_ptr<Shape>;
   expect_refused<P>(B({0x02, 0x01, 0x00, 0x00}), errc::invalid_value, 1);        // index 1, no name yet
