@@ -31,10 +31,14 @@ namespace bifrons::detail {
 
 class write_session {
  public:
-  /// Pointers nested deeper than this are refused at write time (depth_limit_exceeded): the
-  /// writer recurses once per pointer, and a chain of a million nodes must not exhaust the
-  /// stack. A reader needs read_options::max_depth above twice the pointer depth.
+  /// Pointers nested deeper than this, or deep enough to have used max_stack bytes of stack
+  /// since the top-level call, are refused at write time (depth_limit_exceeded): the writer
+  /// recurses once per pointer, and a chain of a million nodes must not exhaust the stack. How
+  /// much stack a level takes depends on the types (and on the build: sanitizers triple it), so
+  /// the stack itself is measured where the compiler can tell the frame's address. A reader
+  /// needs read_options::max_depth above twice the pointer depth.
   static constexpr std::size_t max_depth = 4096;
+  static constexpr std::size_t max_stack = std::size_t{512} << 10;
 
   struct object {
     std::uint64_t id;
@@ -48,7 +52,7 @@ class write_session {
 
   /// Whether objects that only unique owners hold take ids in the table: only where something
   /// of the value can refer to them (may_hold_identity). Without, the session only counts depth.
-  explicit write_session(bool track_unique) noexcept : track_unique_(track_unique) {}
+  explicit write_session(bool track_unique) noexcept : track_unique_(track_unique), stack_base_(stack_position()) {}
   [[nodiscard]] bool tracks_unique() const noexcept { return track_unique_; }
 
   [[nodiscard]] pass current_pass() const noexcept { return pass_; }
@@ -107,7 +111,7 @@ class write_session {
 
   /// Size pass: one level deeper, or false (and the error) past max_depth.
   bool enter() noexcept {
-    if (depth_ == max_depth) {
+    if (depth_ == max_depth || stack_used() > max_stack) {
       fail(errc::depth_limit_exceeded);
       return false;
     }
@@ -215,6 +219,20 @@ class write_session {
   }
 
  private:
+  // The address of the current frame (not of a local: AddressSanitizer may move locals to a
+  // heap-allocated fake stack); 0 where the compiler cannot tell, and then only depth counts.
+  BIFRONS_INLINE static std::uintptr_t stack_position() noexcept {
+#if BIFRONS_HAS_BUILTINS
+    return reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+#else
+    return 0;
+#endif
+  }
+  [[nodiscard]] BIFRONS_INLINE std::size_t stack_used() const noexcept {
+    const std::uintptr_t now = stack_position();
+    return static_cast<std::size_t>(now < stack_base_ ? stack_base_ - now : now - stack_base_);
+  }
+
   // An open-addressing table (linear probing, at most half full) of the objects' keys and indices
   // into objects_: node-based std::unordered_map cost an allocation per object, several times
   // the rest of a shared_ptr's write.
@@ -265,6 +283,7 @@ class write_session {
   errc error_ = errc::ok;
   pass pass_ = pass::size;
   bool track_unique_;
+  std::uintptr_t stack_base_;
 };
 
 BIFRONS_VISIBLE inline thread_local write_session* current_write_session = nullptr;
