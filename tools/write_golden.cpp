@@ -1,4 +1,5 @@
-// (Re)writes the golden files tests/golden/<name>.bin from tests/golden_cases.hpp.
+// (Re)writes the golden files tests/golden/<name>.bin from tests/golden_cases.hpp, or with
+// --schemas their schemas tests/golden/<name>.schema.json (docs/schema.md).
 //
 // Build and run by hand from the repository root:
 //   g++ -std=c++20 -Iinclude tools/write_golden.cpp -o /tmp/write_golden && /tmp/write_golden tests/golden
@@ -12,6 +13,8 @@
 #include <fstream>
 #include <string>
 #include <vector>
+
+#include <bifrons/schema.hpp>
 
 #include "../tests/golden_cases.hpp"
 
@@ -29,8 +32,8 @@ struct writer_for {
   static bool write_one(const std::string& dir, bool force) {
     const std::vector<std::byte> bytes = golden::encode<Case>(Case::value());
     if (bytes != Case::spec()) {
-      std::fprintf(stderr, "%s: the writer's %zu bytes differ from the spec's %zu bytes%s\n", Case::name,
-                   bytes.size(), Case::spec().size(), force ? " (written anyway: --force)" : "");
+      std::fprintf(stderr, "%s: the writer's %zu bytes differ from the spec's %zu bytes%s\n", Case::name, bytes.size(),
+                   Case::spec().size(), force ? " (written anyway: --force)" : "");
       if (!force) return false;
     }
     const std::string path = dir + "/" + Case::name + ".bin";
@@ -45,14 +48,41 @@ struct writer_for {
   }
 };
 
+/// The schemas change only with the schema model (docs/schema.md) or the golden types.
+template <class... Cases>
+struct schema_writer_for {
+  static bool run(const std::string& dir) {
+    bool ok = true;
+    ((ok = write_one<Cases>(dir) && ok), ...);
+    return ok;
+  }
+
+  template <class Case>
+  static bool write_one(const std::string& dir) {
+    const std::string text = bifrons::schema<typename Case::type>();
+    const std::string path = dir + "/" + Case::name + ".schema.json";
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out) {
+      std::fprintf(stderr, "%s: cannot write %s\n", Case::name, path.c_str());
+      return false;
+    }
+    std::printf("%-18s %6zu bytes  %s\n", Case::name, text.size(), path.c_str());
+    return true;
+  }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
   bool force = false;
+  bool schemas = false;
   std::string dir;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--force") == 0)
       force = true;
+    else if (std::strcmp(argv[i], "--schemas") == 0)
+      schemas = true;
     else
       dir = argv[i];
   }
@@ -60,9 +90,10 @@ int main(int argc, char** argv) {
 #ifdef BIFRONS_TEST_DATA_DIR
     dir = std::string(BIFRONS_TEST_DATA_DIR) + "/golden";
 #else
-    std::fprintf(stderr, "usage: write_golden [--force] DIR   (DIR: tests/golden)\n");
+    std::fprintf(stderr, "usage: write_golden [--force | --schemas] DIR   (DIR: tests/golden)\n");
     return 2;
 #endif
   }
+  if (schemas) return golden::case_list<schema_writer_for>::run(dir) ? 0 : 1;
   return golden::case_list<writer_for>::run(dir, force) ? 0 : 1;
 }
