@@ -184,9 +184,9 @@ inline void write_string(std::string& out, std::string_view s, bool ascii) {
   out += '"';
 }
 
-/// Writes v as json.dumps(v, indent=indent, sort_keys=True, ensure_ascii=ascii) would, at the
-/// given nesting depth (indent 0: everything on one line, with Python's ", " and ": ").
-inline void write(std::string& out, const value& v, int indent, bool ascii, int depth = 0) {
+/// Writes v as json.dumps(v, indent=indent, sort_keys=sort_keys, ensure_ascii=ascii) would, at
+/// the given nesting depth (indent 0: everything on one line, with Python's ", " and ": ").
+inline void write(std::string& out, const value& v, int indent, bool ascii, bool sort_keys = true, int depth = 0) {
   const auto newline = [&](int level) {
     if (indent <= 0) return;
     out += '\n';
@@ -209,7 +209,7 @@ inline void write(std::string& out, const value& v, int indent, bool ascii, int 
         if (!first) out += separator;
         first = false;
         newline(depth + 1);
-        write(out, item, indent, ascii, depth + 1);
+        write(out, item, indent, ascii, sort_keys, depth + 1);
       }
       newline(depth);
       out += ']';
@@ -223,8 +223,10 @@ inline void write(std::string& out, const value& v, int indent, bool ascii, int 
       std::vector<const value::member*> sorted;
       for (const auto& m : v.members()) sorted.push_back(&m);
       // Byte order of UTF-8 keys is code point order, Python's order of str.
-      std::sort(sorted.begin(), sorted.end(),
-                [](const value::member* a, const value::member* b) { return a->first < b->first; });
+      if (sort_keys) {
+        std::sort(sorted.begin(), sorted.end(),
+                  [](const value::member* a, const value::member* b) { return a->first < b->first; });
+      }
       out += '{';
       bool first = true;
       for (const value::member* m : sorted) {
@@ -233,7 +235,7 @@ inline void write(std::string& out, const value& v, int indent, bool ascii, int 
         newline(depth + 1);
         write_string(out, m->first, ascii);
         out += ": ";
-        write(out, m->second, indent, ascii, depth + 1);
+        write(out, m->second, indent, ascii, sort_keys, depth + 1);
       }
       newline(depth);
       out += '}';
