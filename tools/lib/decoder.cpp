@@ -632,7 +632,7 @@ class decoder {
       const std::uint64_t n = count(block_width(t.arg().prim));
       return block(t.arg().prim, n);
     }
-    const std::uint64_t n = count(element_min_size(s_, t.arg()));
+    const std::uint64_t n = count(t.varint ? min_size(s_, t.arg()) : element_min_size(s_, t.arg()));
     json v = json::array();
     for (std::uint64_t i = 0; i < n; ++i) {
       path_scope scope(*this, "[" + std::to_string(i) + "]");

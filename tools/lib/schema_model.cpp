@@ -348,7 +348,7 @@ std::uint64_t min_size(const schema& s, const type& t) {
     case kind::pointer: return 1;
     case kind::array: {
       if (const definition* d = s.named(t.arg()); d && d->kind == definition_kind::record) return t.size == 0 ? 0 : 1;
-      return t.size * element_min_size(s, t.arg());
+      return t.size * (t.varint ? min_size(s, t.arg()) : element_min_size(s, t.arg()));
     }
     case kind::bitset: return (t.size + 7) / 8;
     case kind::tuple: {
