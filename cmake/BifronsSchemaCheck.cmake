@@ -5,7 +5,9 @@
 #     HEADERS <header>...              what declares them, as #include "<header>" spells it
 #     SNAPSHOTS <directory>            the committed schemas, <type>.json each (app.Account.json)
 #     [LINK_LIBRARIES <target>...]     what compiling the headers needs (include directories ...)
-#     [ALLOW <rule>[@<path>]...])      breaking findings accepted on purpose (bifrons-compat --allow)
+#     [ALLOW <rule>[@<path>]...]       breaking findings accepted on purpose (bifrons-compat --allow)
+#     [FRAMED])                        the data is written framed (bifrons::to_framed): renaming a
+#                                      type breaks it (bifrons-compat --framed)
 #
 # creates
 #   <name>_schemas                     a program that writes the schemas of TYPES (bifrons::schema<T>())
@@ -35,6 +37,9 @@ if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
   foreach(_a IN LISTS ALLOW)
     list(APPEND _allow --allow "${_a}")
   endforeach()
+  if(FRAMED)
+    list(APPEND _allow --framed)
+  endif()
   file(GLOB _schemas RELATIVE "${WORK}" "${WORK}/*.json")
   list(SORT _schemas)
   set(_failed)
@@ -70,7 +75,7 @@ endif()
 set(_BIFRONS_SCHEMA_CHECK_SCRIPT "${CMAKE_CURRENT_LIST_FILE}")
 
 function(bifrons_schema_check name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "SNAPSHOTS" "TYPES;HEADERS;LINK_LIBRARIES;ALLOW")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "FRAMED" "SNAPSHOTS" "TYPES;HEADERS;LINK_LIBRARIES;ALLOW")
   if(NOT arg_TYPES OR NOT arg_SNAPSHOTS)
     message(FATAL_ERROR "bifrons_schema_check(${name}): TYPES and SNAPSHOTS are required")
   endif()
@@ -113,7 +118,7 @@ function(bifrons_schema_check name)
     COMMAND "${CMAKE_COMMAND}"
       "-DEXPORTER=$<TARGET_FILE:${name}_schemas>" "-DCOMPAT=$<TARGET_FILE:${_compat}>"
       "-DSNAPSHOTS=${arg_SNAPSHOTS}" "-DWORK=${CMAKE_CURRENT_BINARY_DIR}/${name}_schemas_now"
-      "-DUPDATE_TARGET=${name}_update_schemas" "-DALLOW=${arg_ALLOW}"
+      "-DUPDATE_TARGET=${name}_update_schemas" "-DALLOW=${arg_ALLOW}" "-DFRAMED=${arg_FRAMED}"
       -P "${_BIFRONS_SCHEMA_CHECK_SCRIPT}")
 
   add_custom_target(${name}_update_schemas

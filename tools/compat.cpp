@@ -20,7 +20,7 @@ namespace {
 using namespace bifrons::tools;
 
 constexpr const char* usage =
-    "usage: bifrons-compat [--allow RULE[@PATH]]... [--allow-file FILE] [--quiet] OLD NEW\n"
+    "usage: bifrons-compat [--allow RULE[@PATH]]... [--allow-file FILE] [--framed] [--quiet] OLD NEW\n"
     "\n"
     "Compares two schemas (JSON from bifrons::schema<T>()) and classifies every difference by\n"
     "the rows of docs/evolution.md: compatible, breaking or silent (reads that succeed with\n"
@@ -28,6 +28,8 @@ constexpr const char* usage =
     "\n"
     "  --allow RULE[@PATH]  accept a breaking or silent finding of RULE (at PATH only, if given)\n"
     "  --allow-file FILE    the same, one RULE[@PATH] per line (# starts a comment)\n"
+    "  --framed             the data is written framed (bifrons::to_framed): renaming the root\n"
+    "                       type breaks it\n"
     "  --quiet              print only the findings that fail the check\n"
     "  --rules              list the rules and their rows of docs/evolution.md\n";
 
@@ -60,6 +62,7 @@ int main(int argc, char** argv) {
   std::vector<allowance> allowances;
   std::vector<std::string> files;
   bool quiet = false;
+  check_options check_with;
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string arg = argv[i];
@@ -72,6 +75,8 @@ int main(int argc, char** argv) {
         return 0;
       } else if (arg == "--quiet") {
         quiet = true;
+      } else if (arg == "--framed") {
+        check_with.framed = true;
       } else if (arg == "--allow" && i + 1 < argc) {
         allowances.push_back(parse_allowance(argv[++i]));
       } else if (arg == "--allow-file" && i + 1 < argc) {
@@ -103,7 +108,7 @@ int main(int argc, char** argv) {
     }
     const schema old_schema = load_schema_text(read_file(files[0]));
     const schema new_schema = load_schema_text(read_file(files[1]));
-    const std::vector<finding> findings = check(old_schema, new_schema);
+    const std::vector<finding> findings = check(old_schema, new_schema, check_with);
 
     int failing = 0, allowed_count = 0, compatible = 0, breaking = 0, silent = 0;
     for (const finding& f : findings) {

@@ -6,9 +6,11 @@
 // bytes, field path and meaning. Fields that a newer writer appended show as skipped bytes; bad
 // data stops with the library's error code, the offset and the field path.
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -20,11 +22,13 @@ namespace {
 using namespace bifrons::tools;
 
 constexpr const char* usage =
-    "usage: bifrons-inspect --schema SCHEMA [--type NAME] [--annotate] [--max-depth N]\n"
+    "usage: bifrons-inspect --schema SCHEMA... [--type NAME] [--annotate] [--max-depth N]\n"
     "                       [--max-elements N] [--max-objects N] [FILE | -]\n"
     "\n"
     "Prints the value in FILE (standard input if none, or -) as JSON, read with SCHEMA (the JSON\n"
     "of bifrons::schema<T>()). Exits 1 on bad data, with the error code, offset and field path.\n"
+    "A typed file (bifrons::to_framed) names its type: of several schemas (--schema repeated, or a\n"
+    "directory of them), the one whose root is that type reads it.\n"
     "\n"
     "  --annotate       an annotated hex dump: offset, bytes, field path, meaning\n"
     "  --type NAME      read a type of the schema's \"types\" instead of its root\n"
@@ -65,7 +69,8 @@ std::uint64_t number_argument(const char* text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string schema_path, type_name, file = "-";
+  std::vector<std::string> schema_paths;
+  std::string type_name, file = "-";
   decode_options options;
   try {
     for (int i = 1; i < argc; ++i) {
@@ -75,7 +80,16 @@ int main(int argc, char** argv) {
         std::fputs(usage, stdout);
         return 0;
       } else if (arg == "--schema" && has_value) {
-        schema_path = argv[++i];
+        const std::string path = argv[++i];
+        if (std::filesystem::is_directory(path)) {
+          std::vector<std::string> found;
+          for (const auto& entry : std::filesystem::directory_iterator(path))
+            if (entry.path().extension() == ".json") found.push_back(entry.path().string());
+          std::sort(found.begin(), found.end());
+          schema_paths.insert(schema_paths.end(), found.begin(), found.end());
+        } else {
+          schema_paths.push_back(path);
+        }
       } else if (arg == "--type" && has_value) {
         type_name = argv[++i];
       } else if (arg == "--annotate") {
@@ -93,21 +107,35 @@ int main(int argc, char** argv) {
         file = arg;
       }
     }
-    if (schema_path.empty()) {
+    if (schema_paths.empty()) {
       std::fputs(usage, stderr);
       return 2;
     }
-    const schema s = load_schema_text(read_file(schema_path));
-    type root = s.root;
-    if (!type_name.empty()) {
-      if (!s.types.count(type_name)) throw std::runtime_error("the schema has no type " + type_name);
-      root = type{};
-      root.kind = kind::named;
-      root.name = type_name;
+    std::vector<schema> schemas;
+    for (const std::string& path : schema_paths) {
+      try {
+        schemas.push_back(load_schema_text(read_file(path)));
+      } catch (const std::exception& e) {
+        throw std::runtime_error(path + ": " + e.what());
+      }
     }
     const std::string data = read_file(file);
     const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data.data()), data.size());
-    const decode_result r = decode(s, root, bytes, options);
+    decode_result r;
+    if (is_framed(bytes) && type_name.empty()) {
+      std::size_t chosen = 0;
+      r = decode_framed(schemas, bytes, options, chosen);
+    } else {
+      const schema& s = schemas.front();
+      type root = s.root;
+      if (!type_name.empty()) {
+        if (!s.types.count(type_name)) throw std::runtime_error("the schema has no type " + type_name);
+        root = type{};
+        root.kind = kind::named;
+        root.name = type_name;
+      }
+      r = decode(s, root, bytes, options);
+    }
     if (options.annotate)
       print_annotations(r.annotations, bytes);
     else if (r.ok)

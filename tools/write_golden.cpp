@@ -1,5 +1,6 @@
-// (Re)writes the golden files tests/golden/<name>.bin from tests/golden_cases.hpp, or with
-// --schemas their schemas tests/golden/<name>.schema.json (docs/schema.md).
+// (Re)writes the golden files tests/golden/<name>.bin from tests/golden_cases.hpp, with --framed
+// the framed ones tests/golden/framed/<name>.bin (docs/format.md section 30), or with --schemas
+// the schemas tests/golden/<name>.schema.json (docs/schema.md).
 //
 // Build and run by hand from the repository root:
 //   g++ -std=c++20 -Iinclude tools/write_golden.cpp -o /tmp/write_golden && /tmp/write_golden tests/golden
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include <bifrons/frame.hpp>
 #include <bifrons/schema.hpp>
 
 #include "../tests/golden_cases.hpp"
@@ -41,6 +43,34 @@ struct writer_for {
     out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     if (!out) {
       std::fprintf(stderr, "%s: cannot write %s\n", Case::name, path.c_str());
+      return false;
+    }
+    std::printf("%-18s %6zu bytes  %s\n", Case::name, bytes.size(), path.c_str());
+    return true;
+  }
+};
+
+template <class... Cases>
+struct framed_writer_for {
+  static bool run(const std::string& dir, bool force) {
+    bool ok = true;
+    ((ok = write_one<Cases>(dir, force) && ok), ...);
+    return ok;
+  }
+
+  template <class Case>
+  static bool write_one(const std::string& dir, bool force) {
+    const std::vector<std::byte> bytes = bifrons::to_framed(Case::value());
+    if (bytes != Case::spec()) {
+      std::fprintf(stderr, "framed %s: the writer's %zu bytes differ from the spec's %zu bytes%s\n", Case::name,
+                   bytes.size(), Case::spec().size(), force ? " (written anyway: --force)" : "");
+      if (!force) return false;
+    }
+    const std::string path = dir + "/framed/" + Case::name + ".bin";
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!out) {
+      std::fprintf(stderr, "framed %s: cannot write %s\n", Case::name, path.c_str());
       return false;
     }
     std::printf("%-18s %6zu bytes  %s\n", Case::name, bytes.size(), path.c_str());
@@ -77,12 +107,15 @@ struct schema_writer_for {
 int main(int argc, char** argv) {
   bool force = false;
   bool schemas = false;
+  bool framed = false;
   std::string dir;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--force") == 0)
       force = true;
     else if (std::strcmp(argv[i], "--schemas") == 0)
       schemas = true;
+    else if (std::strcmp(argv[i], "--framed") == 0)
+      framed = true;
     else
       dir = argv[i];
   }
@@ -90,10 +123,11 @@ int main(int argc, char** argv) {
 #ifdef BIFRONS_TEST_DATA_DIR
     dir = std::string(BIFRONS_TEST_DATA_DIR) + "/golden";
 #else
-    std::fprintf(stderr, "usage: write_golden [--force | --schemas] DIR   (DIR: tests/golden)\n");
+    std::fprintf(stderr, "usage: write_golden [--force] [--framed | --schemas] DIR   (DIR: tests/golden)\n");
     return 2;
 #endif
   }
   if (schemas) return golden::case_list<schema_writer_for>::run(dir) ? 0 : 1;
+  if (framed) return golden::framed_case_list<framed_writer_for>::run(dir, force) ? 0 : 1;
   return golden::case_list<writer_for>::run(dir, force) ? 0 : 1;
 }

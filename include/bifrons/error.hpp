@@ -40,6 +40,8 @@ enum class errc : std::uint8_t {
   ownership_conflict = 19,    ///< write: an object owned twice, or by owners of different kinds
   ownership_cycle = 20,       ///< write: owning pointers form a cycle (it would leak): make one link a weak_ptr
   object_limit_exceeded = 21, ///< more objects than read_options::max_objects
+  not_bifrons = 24,           ///< a framed read: no frame magic, or a format version this library does not know
+  type_mismatch = 25,         ///< a framed read: the frame names another type
 };
 
 /// A short English description of an error code.
@@ -67,6 +69,8 @@ constexpr const char* describe(errc e) noexcept {
     case errc::ownership_conflict: return "object owned twice or by owners of different kinds";
     case errc::ownership_cycle: return "owning pointers form a cycle (make one link a weak_ptr)";
     case errc::object_limit_exceeded: return "object limit exceeded";
+    case errc::not_bifrons: return "not bifrons data (no frame, or an unknown format version)";
+    case errc::type_mismatch: return "the frame names another type";
   }
   return "unknown error";
 }

@@ -226,6 +226,16 @@ TEST(EvolutionRows, RenameAFieldOrAType) {
   EXPECT_EQ((findings<v1::Point, v1::Location>().substr(0, 28)), "compatible rename Location; ");
 }
 
+TEST(EvolutionRows, RenameTheRootTypeOfTypedFiles) {
+  const schema o = load_schema_text(strip_versions(bifrons::schema<v1::Point>()));
+  const schema n = load_schema_text(strip_versions(bifrons::schema<PointRenamedField>()));
+  const std::vector<finding> framed = check(o, n, {.framed = true});
+  ASSERT_FALSE(framed.empty());
+  EXPECT_EQ(framed[0].rule, "framed-rename");
+  EXPECT_EQ(framed[0].verdict, verdict::breaking);
+  EXPECT_EQ(worst(check(o, n)), verdict::compatible);  // unframed data holds no name
+}
+
 struct PointDefaults {
   std::int32_t x = 5;
   std::int32_t y = 0;

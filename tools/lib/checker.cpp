@@ -69,6 +69,7 @@ const std::vector<rule_info>& rules() {
       {"record-nested-append", "Append a field to a record that is nested in another record"},
       {"array-vector", "`std::array<R, N>` ↔ `vector<R>` of records"},
       {"time-point-clock", "a `time_point`'s clock (docs/format.md §18: the clock is not written)"},
+      {"framed-rename", "Rename the root type of typed files (`bifrons::to_framed`)"},
       {"change-type", "a change of type that no row of docs/evolution.md allows"},
   };
   return list;
@@ -561,69 +562,78 @@ class checker {
   }
 
   /// The fields of two structs or two records, by position; nested: a record inside a record.
+  /// Fields are paired in order; a field that only one side has in the middle is reported as
+  /// removed or inserted when the fields after it pair up once it is left out.
   void compare_fields(const std::vector<field>& o, const std::vector<field>& n, const std::string& path, bool record,
                       bool nested) {
     const context ctx = record ? context::record_field : context::alone;
     const auto at = [&](const field& f) { return path + "." + f.name; };
-    const std::size_t common = std::min(o.size(), n.size());
-    std::size_t first_bad = common;
-    for (std::size_t i = 0; i < common && first_bad == common; ++i)
-      if (!survives(o[i].type, n[i].type, field_context(o[i], ctx))) first_bad = i;
-
+    const auto pairs_up = [&](std::size_t a, std::size_t b) {
+      for (; a < o.size() && b < n.size(); ++a, ++b)
+        if (!survives(o[a].type, n[b].type, field_context(o[a], ctx))) return false;
+      return true;
+    };
     if (reordered(o, n)) {
       std::string order;
       for (const field& f : n) order += (order.empty() ? "" : ", ") + f.name;
       // Fields of the same types swapped read each other's values without an error.
-      add(first_bad < common ? verdict::breaking : verdict::silent, path,
+      add(pairs_up(0, 0) ? verdict::silent : verdict::breaking, path,
           record ? "record-middle-fields" : "reorder-fields",
           "fields reordered (now " + order + "): positions, not names, identify fields");
       return;
     }
-    // A field of another width in the middle of a record shifts every later field; one of the
-    // same width is compared below, as in a struct.
-    bool shifts = first_bad < common;
-    if (shifts && record) {
-      // A nested record that changed is compared field by field (record-nested-append).
-      const definition* a = old_.named(o[first_bad].type);
-      const definition* b = new_.named(n[first_bad].type);
-      const bool nested_records = a && b && a->kind == definition_kind::record && b->kind == definition_kind::record;
-      shifts = !nested_records &&
-               (o.size() != n.size() || record_width(old_, o[first_bad].type) != record_width(new_, n[first_bad].type));
+    std::size_t i = 0, k = 0;
+    while (i < o.size() && k < n.size()) {
+      if (!survives(o[i].type, n[k].type, field_context(o[i], ctx))) {
+        if (o.size() - i > n.size() - k && pairs_up(i + 1, k)) {
+          add(verdict::breaking, at(o[i]), record ? "record-middle-fields" : "remove-field",
+              "field " + o[i].name +
+                  " removed from the middle: every later field shifts; retire it with deprecated<T>");
+          ++i;
+          continue;
+        }
+        if (n.size() - k > o.size() - i && pairs_up(i, k + 1)) {
+          add(verdict::breaking, at(n[k]), record ? "record-middle-fields" : "insert-field",
+              "field " + n[k].name + " inserted in the middle: every later field shifts; append it instead");
+          ++k;
+          continue;
+        }
+      }
+      compare_field(o[i], n[k], at(n[k]), ctx);  // the same field, or a change of its type
+      ++i;
+      ++k;
     }
-    if (shifts && classify_shift(o, n, first_bad, path, ctx, record ? "record-middle-fields" : "")) return;
-    for (std::size_t i = 0; i < common; ++i) {
-      const std::string p = at(n[i]);
-      if (o[i].name != n[i].name)
-        add(verdict::compatible, p, "rename",
-            "field " + o[i].name + " → " + n[i].name + " (names are not on the wire)");
-      const std::size_t before = findings_.size();
-      compare(o[i].type, n[i].type, p, field_context(o[i], ctx));
-      // A default is compared where the type is the same (a changed type changes its default's bytes).
-      if (findings_.size() == before && spell(o[i].type) == spell(n[i].type) &&
-          o[i].default_bytes != n[i].default_bytes)
-        add(verdict::compatible, p, "change-default",
-            "default " + to_hex(o[i].default_bytes) + " → " + to_hex(n[i].default_bytes) +
-                ": new programs fill the field with the new default where old data lacks it");
-    }
-    for (std::size_t i = common; i < n.size(); ++i) {
+    for (; k < n.size(); ++k) {
       if (nested)
-        add(verdict::breaking, at(n[i]), "record-nested-append",
+        add(verdict::breaking, at(n[k]), "record-nested-append",
             "field appended to a record nested in a record: its size is fixed there, so every later field shifts");
       else
-        add(verdict::compatible, at(n[i]), record ? "record-append-field" : "append-field",
-            "field " + n[i].name +
+        add(verdict::compatible, at(n[k]), record ? "record-append-field" : "append-field",
+            "field " + n[k].name +
                 " appended: old programs skip it, new programs reading old data give it its default");
     }
-    for (std::size_t i = common; i < o.size(); ++i) {
+    for (; i < o.size(); ++i) {
       if (nested)
-        add(verdict::breaking, path + "." + o[i].name, "record-nested-append",
+        add(verdict::breaking, at(o[i]), "record-nested-append",
             "field removed from a record nested in a record: every later field shifts");
       else
-        add(verdict::compatible, path + "." + o[i].name, record ? "record-remove-last-field" : "remove-last-field",
+        add(verdict::compatible, at(o[i]), record ? "record-remove-last-field" : "remove-last-field",
             "last field " + o[i].name +
                 " removed: old programs give it its default; do not reuse its position for another type while old "
                 "data may be read (retire it with deprecated<T> instead)");
     }
+  }
+
+  void compare_field(const field& o, const field& n, const std::string& p, context ctx) {
+    if (o.name != n.name)
+      add(verdict::compatible, p, "rename", "field " + o.name + " → " + n.name + " (names are not on the wire)");
+    const std::size_t before = findings_.size();
+    compare(o.type, n.type, p, field_context(o, ctx));
+    // A default is compared where the type is the same (a changed type changes its default's bytes).
+    if (findings_.size() == before && spell(o.type) == spell(n.type) && o.default_bytes != n.default_bytes)
+      add(verdict::compatible, p, "change-default",
+          "default " + to_hex(o.default_bytes) + " → " + to_hex(n.default_bytes) +
+              ": new programs fill the field with the new default where old data lacks it");
   }
 
   context field_context(const field& f, context ctx) const {
@@ -631,35 +641,6 @@ class checker {
     // A record field that is itself a record: nested, it cannot grow.
     const definition* d = old_.named(f.type);
     return d && d->kind == definition_kind::record ? context::nested_record : ctx;
-  }
-
-  /// A field removed, inserted or moved in the middle: reported once, as such. False if the
-  /// change is not one of those (the fields are then compared one by one).
-  bool classify_shift(const std::vector<field>& o, const std::vector<field>& n, std::size_t i, const std::string& path,
-                      context ctx, std::string_view record_rule) {
-    const auto rule = [&](std::string_view struct_rule) { return record_rule.empty() ? struct_rule : record_rule; };
-    const auto matches = [&](std::size_t from_old, std::size_t from_new) {
-      for (std::size_t a = from_old, b = from_new; a < o.size() && b < n.size(); ++a, ++b)
-        if (!survives(o[a].type, n[b].type, ctx)) return false;
-      return true;
-    };
-    if (o.size() > n.size() && matches(i + 1, i)) {
-      add(verdict::breaking, path + "." + o[i].name, rule("remove-field"),
-          "field " + o[i].name + " removed from the middle: every later field shifts; retire it with deprecated<T>");
-      return true;
-    }
-    if (n.size() > o.size() && matches(i, i + 1)) {
-      add(verdict::breaking, path + "." + n[i].name, rule("insert-field"),
-          "field " + n[i].name + " inserted in the middle: every later field shifts; append it instead");
-      return true;
-    }
-    if (!record_rule.empty()) {
-      add(verdict::breaking, path + "." + n[i].name, "record-field-type",
-          "field " + n[i].name + ": " + describe(o[i].type) + " → " + describe(n[i].type) +
-              ": fields have fixed widths, so every later field shifts");
-      return true;
-    }
-    return false;
   }
 
   /// The same names in another order (at least two fields moved).
@@ -682,8 +663,16 @@ class checker {
 
 }  // namespace
 
-std::vector<finding> check(const schema& old_schema, const schema& new_schema) {
-  return checker(old_schema, new_schema).run();
+std::vector<finding> check(const schema& old_schema, const schema& new_schema, const check_options& options) {
+  std::vector<finding> findings;
+  if (options.framed && spell(old_schema.root) != spell(new_schema.root))
+    findings.push_back({verdict::breaking, spell(new_schema.root), "framed-rename",
+                        "the frame's type name " + spell(old_schema.root) + " → " + spell(new_schema.root) +
+                            ": framed data of the old name is refused (type_mismatch); keep it with "
+                            "bifrons::schema_name"});
+  std::vector<finding> rest = checker(old_schema, new_schema).run();
+  findings.insert(findings.end(), rest.begin(), rest.end());
+  return findings;
 }
 
 }  // namespace bifrons::tools

@@ -37,8 +37,14 @@ struct rule_info {
 const std::vector<rule_info>& rules();
 std::string_view rule_row(std::string_view id);
 
+struct check_options {
+  /// The data is written framed (bifrons::to_framed): the frame holds the root type's name, so
+  /// renaming the root type breaks it (docs/format.md section 30).
+  bool framed = false;
+};
+
 /// Every difference between the schemas, in the order of the types' fields.
-std::vector<finding> check(const schema& old_schema, const schema& new_schema);
+std::vector<finding> check(const schema& old_schema, const schema& new_schema, const check_options& options = {});
 
 /// The worst verdict of the findings (compatible if none).
 verdict worst(const std::vector<finding>& findings);

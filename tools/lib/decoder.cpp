@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "decoder.hpp"
 
+#include <bifrons/frame.hpp>
+
 #include <algorithm>
 #include <bit>
 #include <charconv>
@@ -33,6 +35,8 @@ std::string_view errc_name(errc code) {
     case errc::ownership_conflict: return "ownership_conflict";
     case errc::ownership_cycle: return "ownership_cycle";
     case errc::object_limit_exceeded: return "object_limit_exceeded";
+    case errc::not_bifrons: return "not_bifrons";
+    case errc::type_mismatch: return "type_mismatch";
   }
   return "unknown";
 }
@@ -837,6 +841,45 @@ decode_result decode(const schema& s, const type& t, std::span<const std::byte> 
 
 decode_result decode(const schema& s, std::span<const std::byte> bytes, const decode_options& options) {
   return decode(s, s.root, bytes, options);
+}
+
+bool is_framed(std::span<const std::byte> bytes) {
+  return bytes.size() >= frame_magic.size() && std::equal(frame_magic.begin(), frame_magic.end(), bytes.begin());
+}
+
+decode_result decode_framed(const std::vector<schema>& schemas, std::span<const std::byte> bytes,
+                            const decode_options& options, std::size_t& chosen) {
+  decode_result out;
+  const result<frame> f = read_frame(bytes);
+  if (!f) {
+    out.code = f.code();
+    out.offset = f.offset();
+    out.path = "(frame)";
+    return out;
+  }
+  std::vector<annotation> header;
+  if (options.annotate) {
+    const std::size_t name_at = frame_magic.size() + 1;
+    header.push_back({0, frame_magic.size(), 0, "(frame)", "magic"});
+    header.push_back({frame_magic.size(), 1, 0, "(frame)", "format 1"});
+    header.push_back({name_at, f->size - name_at, 0, "(frame)", "type " + std::string(f->type_name)});
+  }
+  for (chosen = 0; chosen < schemas.size(); ++chosen)
+    if (spell(schemas[chosen].root) == f->type_name) break;
+  if (chosen == schemas.size()) {
+    out.code = errc::type_mismatch;
+    out.offset = frame_magic.size() + 1;
+    out.path = "(frame) " + std::string(f->type_name);
+    out.annotations = std::move(header);
+    return out;
+  }
+  out = decode(schemas[chosen], bytes.subspan(f->size), options);
+  out.end += f->size;
+  if (!out.ok && out.code != errc::out_of_memory) out.offset += f->size;
+  for (annotation& a : out.annotations) a.offset += f->size;
+  header.insert(header.end(), out.annotations.begin(), out.annotations.end());
+  out.annotations = std::move(header);
+  return out;
 }
 
 }  // namespace bifrons::tools

@@ -57,6 +57,16 @@ decode_result decode(const schema& s, std::span<const std::byte> bytes, const de
 decode_result decode(const schema& s, const type& t, std::span<const std::byte> bytes,
                      const decode_options& options = {});
 
+/// True if bytes begin with the frame of a typed file (docs/format.md section 30).
+bool is_framed(std::span<const std::byte> bytes);
+
+/// A typed file: reads its frame, picks among schemas the one whose root is the type the frame
+/// names (its index in chosen), and decodes the value after the frame; offsets, also of the
+/// annotations, count from the frame's first byte. A broken frame gives the library's errors
+/// (not_bifrons, malformed varints), a type no schema has type_mismatch.
+decode_result decode_framed(const std::vector<schema>& schemas, std::span<const std::byte> bytes,
+                            const decode_options& options, std::size_t& chosen);
+
 /// The JSON form of a floating-point value (docs/schema.md section 10).
 json float_json(double value);
 json float_json(float value);

@@ -117,6 +117,7 @@ struct reflection_holder {
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wundefined-var-template"
+#pragma clang diagnostic ignored "-Wundefined-internal"  // types in anonymous namespaces
 #endif
 template <class T>
 extern const reflection_holder<T> reflection_object;
