@@ -24,6 +24,10 @@ std::optional<primitive> find_primitive(std::string_view name) {
   return std::nullopt;
 }
 
+/// Fixed sizes beyond any real type, refused so that size arithmetic on hostile schemas cannot
+/// overflow.
+constexpr std::uint64_t max_fixed_size = std::uint64_t{1} << 32;
+
 class loader {
  public:
   explicit loader(const json& doc) : doc_(doc) {}
@@ -125,11 +129,13 @@ class loader {
       t.kind = kind::array;
       t.args.push_back(sub("element"));
       t.size = number(member(v, path, "size"), path + ".size");
+      if (t.size > max_fixed_size) fail(path + ".size", "more than 2^32 elements");
       t.varint = flag(v, "varint", path);
     } else if (kind_name == "bitset") {
       allowed(v, path, {"kind", "size"});
       t.kind = kind::bitset;
       t.size = number(member(v, path, "size"), path + ".size");
+      if (t.size > max_fixed_size) fail(path + ".size", "more than 2^32 bits");
     } else if (kind_name == "set") {
       allowed(v, path, {"kind", "key", "multi"});
       t.kind = kind::set;
