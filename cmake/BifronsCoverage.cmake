@@ -37,16 +37,18 @@ if(NOT BIFRONS_GCOVR OR NOT BIFRONS_GCOV)
   return()
 endif()
 
-cmake_host_system_information(RESULT _bifrons_cores QUERY NUMBER_OF_LOGICAL_CORES)
 set(_bifrons_html)
 if(BIFRONS_COVERAGE_HTML)
   file(MAKE_DIRECTORY "${PROJECT_BINARY_DIR}/coverage")
   set(_bifrons_html --html-details "${PROJECT_BINARY_DIR}/coverage/index.html")
 endif()
+# One gcov at a time: gcovr 5.1 and 5.2 (Debian 12's) run parallel gcovs that overwrite each
+# other's .gcov files of a shared header (gcovr issues #587, #588, #628), which failed the report
+# now and then ("Missing key 'Source'", UnknownLineType) once enough tests include core.hpp.
 add_custom_target(coverage
   COMMAND "${BIFRONS_GCOVR}" --root "${PROJECT_SOURCE_DIR}"
     --object-directory "${PROJECT_BINARY_DIR}" --gcov-executable "${_bifrons_gcov}"
-    --filter "${PROJECT_SOURCE_DIR}/include/bifrons/" -j ${_bifrons_cores}
+    --filter "${PROJECT_SOURCE_DIR}/include/bifrons/" -j 1
     --sort-percentage --txt --print-summary ${_bifrons_html}
     --fail-under-line ${BIFRONS_COVERAGE_THRESHOLD}
   COMMAND "${CMAKE_COMMAND}" -E echo

@@ -1550,6 +1550,54 @@ using case_list = List<integers, scalars, fixed_wrappers, floats, vector_double,
                        tuple_pair, maps_sets, array_bitset, complex_chrono, unique_ptrs, body_64, body_8192, sequences,
                        empties, stream, records, record_book, pointers, polymorphic, polymorphic_unknown>;
 
+// ---- typed files (docs/format.md section 30): tests/golden/framed/<name>.bin --------------------
+// The same values as some cases above, behind the frame: magic, format 1, the type's name.
+
+namespace spec {
+inline bytes frame(std::string_view type_name) {
+  bytes b;
+  b.raw({0x89, 0x62, 0x66, 0x72}).u(1).str(type_name);
+  return b;
+}
+inline bytes framed(std::string_view type_name, const std::vector<std::byte>& value) {
+  bytes b = frame(type_name);
+  b.out.insert(b.out.end(), value.begin(), value.end());
+  return b;
+}
+}  // namespace spec
+
+/// A struct: its schema name.
+struct framed_account {
+  static constexpr const char* name = "account";
+  using type = Account;
+  static type value() { return account::value(); }
+  static std::vector<std::byte> spec() { return spec::framed("golden::Account", account::spec()).out; }
+};
+
+/// A standard container: the type's spelling.
+struct framed_vector {
+  static constexpr const char* name = "vector_int32";
+  using type = std::vector<std::int32_t>;
+  static type value() { return {1, -2}; }
+  static std::vector<std::byte> spec() {
+    return spec::framed("sequence<i32>", spec::bytes{}.u(2).le(1, 4).le(0xFFFF'FFFEu, 4).out).out;
+  }
+};
+
+/// A spelling with named types inside.
+struct framed_map {
+  static constexpr const char* name = "map_points";
+  using type = std::map<std::string, RecPoint>;
+  static type value() { return {{"a", {1, -2}}}; }
+  static std::vector<std::byte> spec() {
+    return spec::framed("map<string<char>, golden::RecPoint>",
+                        spec::bytes{}.u(1).str("a").record(spec::point(1, -2)).out).out;
+  }
+};
+
+template <template <class...> class List>
+using framed_case_list = List<framed_account, framed_vector, framed_map>;
+
 template <class Case>
 inline constexpr bool is_streamed = requires { requires Case::streamed; };
 

@@ -632,5 +632,40 @@ TEST(Deprecated, DiscardedValuesAreStillChecked) {
   EXPECT_TRUE(fails_with<WithOldFlag>(B({0x02, 0x02}), errc::invalid_value, 1));
 }
 
+// ---- bifrons::named: a field's name for the schema, nothing on the wire --------------------------
+
+class NamedFields {
+ public:
+  NamedFields() = default;
+  NamedFields(std::int32_t id, std::uint32_t hash, double ratio, std::string note)
+      : id_(id), hash_(hash), ratio_(ratio), note_(std::move(note)) {}
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(bifrons::named("id", id_), bifrons::named("hash", bifrons::fixed(hash_)), bifrons::named("ratio", ratio_),
+       bifrons::named("note", note_));
+  }
+  bool operator==(const NamedFields&) const = default;
+
+ private:
+  std::int32_t id_ = 0;
+  std::uint32_t hash_ = 0;
+  double ratio_ = 0;
+  std::string note_;
+};
+
+TEST(Named, SameBytesAsTheBareFieldsAndMissingFieldsKeepDefaults) {
+  // id zz(-2) = 03 | hash fixed LE32 | ratio 0.5 LE64 | note "x": body of 15 bytes.
+  const NamedFields value{-2, 0x0a0b0c0d, 0.5, "x"};
+  EXPECT_EQ(hex_of(value), "1e 03 0d 0c 0b 0a 00 00 00 00 00 00 e0 3f 01 78");
+  EXPECT_EQ(bifrons::from_bytes<NamedFields>(bifrons::to_bytes(value)), value);
+  EXPECT_EQ(bifrons::serialized_size(value), 16u);
+  // A body that ends after the fixed-width hash: ratio and note are missing (the fixed-width
+  // read path of a named double sees the end of the body).
+  EXPECT_EQ(bifrons::from_bytes<NamedFields>(B({0x0a, 0x03, 0x0d, 0x0c, 0x0b, 0x0a})),
+            (NamedFields{-2, 0x0a0b0c0d, 0, ""}));
+  // The named fixed field is still checked: 3 of its 4 bytes are in the body.
+  EXPECT_TRUE(fails_with<NamedFields>(B({0x08, 0x03, 0x0d, 0x0c, 0x0b}), errc::unexpected_end, 2));
+}
+
 }  // namespace
 }  // namespace bifrons_test

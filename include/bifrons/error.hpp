@@ -40,10 +40,10 @@ enum class errc : std::uint8_t {
   ownership_conflict = 19,    ///< write: an object owned twice, or by owners of different kinds
   ownership_cycle = 20,       ///< write: owning pointers form a cycle (it would leak): make one link a weak_ptr
   object_limit_exceeded = 21, ///< more objects than read_options::max_objects
-  unknown_type =
-      22,  ///< a polymorphic object's type name is not registered here, or a reference names an object the read skipped
-  unregistered_type =
-      23,  ///< write: a polymorphic object's dynamic type is not registered, or not as derived from the pointer's type
+  unknown_type = 22,          ///< a polymorphic type name not registered here, or a reference to a skipped object
+  unregistered_type = 23,     ///< write: a polymorphic object's type is unregistered or unrelated to the pointer
+  not_bifrons = 24,           ///< a framed read: no frame magic, or a format version this library does not know
+  type_mismatch = 25,         ///< a framed read: the frame names another type
 };
 
 /// A short English description of an error code.
@@ -73,6 +73,8 @@ constexpr const char* describe(errc e) noexcept {
     case errc::object_limit_exceeded: return "object limit exceeded";
     case errc::unknown_type: return "polymorphic type not registered in this program";
     case errc::unregistered_type: return "dynamic type not registered (or not as derived from the pointer's type)";
+    case errc::not_bifrons: return "not bifrons data (no frame, or an unknown format version)";
+    case errc::type_mismatch: return "the frame names another type";
   }
   return "unknown error";
 }

@@ -4,7 +4,8 @@
 //   - deprecated<T>: a retired field that keeps its place;
 //   - base<Base>(*this): a base-class subobject as its own struct envelope;
 //   - fixed(x): an integer or enum as fixed-width little-endian instead of a varint;
-//   - varint(x): an array of integers or enums as varints instead of a raw block.
+//   - varint(x): an array of integers or enums as varints instead of a raw block;
+//   - named("id", x): a field's name for the schema (docs/schema.md); the bytes do not change.
 // See docs/format.md, sections 21 and 22, and docs/evolution.md.
 
 #include <concepts>
@@ -13,6 +14,7 @@
 #include <ranges>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include "detail/containers.hpp"
 #include "detail/registry.hpp"
@@ -261,6 +263,56 @@ struct codec<varint_ref<C>> {
   static std::size_t size(const varint_ref<C>& v) { return inner::size(v.value); }
   static std::byte* write(std::byte* out, const varint_ref<C>& v) { return inner::write(out, v.value); }
   static void read(detail::source& in, varint_ref<C>& v) { inner::read(in, v.value); }
+};
+
+// ---- field names -------------------------------------------------------------------------------
+
+/// `ar(bifrons::named("id", id_))`: gives a hook's field its name in the schema
+/// (docs/schema.md, "Names"), which the bytes never hold. Wraps any field, helpers included:
+/// `bifrons::named("hash", bifrons::fixed(hash_))`. Reading and writing see only the field.
+template <class Field>
+struct named_field {
+  const char* name;
+  Field field;  // a reference for a member, the helper itself for fixed(), base<B>(), ...
+};
+
+template <class Field>
+constexpr named_field<Field> named(const char* name, Field&& field) noexcept {
+  return {name, std::forward<Field>(field)};
+}
+
+namespace detail {
+/// The optional members of codec<named_field<F>>: those of the field's codec, so that the
+/// archives take the same paths (fixed-width reads, bounded sizes) as for the bare field.
+template <class F>
+struct named_codec_extras {};
+template <class F>
+  requires(max_size_of<F> != unbounded && !fixed_width_codec<F>)
+struct named_codec_extras<F> {
+  static constexpr std::size_t max_size = max_size_of<F>;
+};
+template <class F>
+  requires fixed_width_codec<F>
+struct named_codec_extras<F> {
+  static constexpr std::size_t max_size = max_size_of<F>;
+  static constexpr std::size_t fixed_width = codec_of<F>::fixed_width;
+  template <class N>
+  BIFRONS_INLINE static void read_fixed(source& in, const std::byte* p, N& named) noexcept {
+    codec_of<F>::read_fixed(in, p, named.field);
+  }
+};
+}  // namespace detail
+
+template <class Field>
+struct codec<named_field<Field>> : detail::named_codec_extras<Field> {
+  using inner = detail::codec_of<Field>;
+  static constexpr std::size_t min_size = inner::min_size;
+  BIFRONS_INLINE static std::size_t size(const named_field<Field>& f) { return inner::size(f.field); }
+  BIFRONS_INLINE static std::size_t size_bound(const named_field<Field>& f) { return detail::size_bound_of(f.field); }
+  BIFRONS_INLINE static std::byte* write(std::byte* out, const named_field<Field>& f) {
+    return inner::write(out, f.field);
+  }
+  BIFRONS_INLINE static void read(detail::source& in, named_field<Field>& f) { inner::read(in, f.field); }
 };
 
 }  // namespace bifrons

@@ -15,6 +15,10 @@
 #                     not ignored ones, like a release tarball: a needed file
 #                     being ignored fails here); SOURCE_DIR itself outside git
 #   pkg-config        CXX with flags from pkg-config only, against the prefix
+#   schema_check      tests/consume/schema with find_package from that prefix: its
+#                     bifrons_schema_check() test passes, passes after a compatible
+#                     change of its type, fails after a breaking one, and passes
+#                     again once the update target has rewritten the snapshot
 # Each mode starts from an empty WORK_DIR/<mode>, then builds and runs
 # tests/consume/main.cpp; any failing step fails the test.
 
@@ -87,6 +91,38 @@ elseif(MODE STREQUAL "fetchcontent")
       WORKING_DIRECTORY "${SOURCE_DIR}" COMMAND_ERROR_IS_FATAL ANY)
     consumer(-DCONSUME_MODE=fetchcontent "-DBIFRONS_FETCH_URL=${_dir}/bifrons-src.tar.gz")
   endif()
+elseif(MODE STREQUAL "schema_check")
+  # The snapshots are copied: the update target rewrites them.
+  file(COPY "${SOURCE_DIR}/tests/consume/schema/snapshots" DESTINATION "${_dir}")
+  set(_make)
+  if(MAKE_PROGRAM)
+    set(_make "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
+  endif()
+  # check(<change> <expect: pass|fail>): configure with that change of shop::Order, build, ctest.
+  function(check change expect)
+    run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}/tests/consume/schema" -B "${_dir}/build" -G "${GENERATOR}" ${_make}
+        "-DCMAKE_CXX_COMPILER=${CXX}" "-DCMAKE_PREFIX_PATH=${_prefix}" "-DSHOP_SNAPSHOTS=${_dir}/snapshots"
+        "-DSHOP_ORDER_CHANGE=${change}")
+    run("${CMAKE_COMMAND}" --build "${_dir}/build")
+    execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --output-on-failure WORKING_DIRECTORY "${_dir}/build"
+      RESULT_VARIABLE _result OUTPUT_VARIABLE _output ERROR_VARIABLE _output)
+    message(STATUS "ctest with change '${change}' (expected to ${expect}):\n${_output}")
+    if(expect STREQUAL "pass" AND NOT _result EQUAL 0)
+      message(FATAL_ERROR "the schema check failed with change '${change}'")
+    elseif(expect STREQUAL "fail" AND (_result EQUAL 0 OR NOT _output MATCHES "float-double"))
+      message(FATAL_ERROR "the schema check did not catch the breaking change (double -> float)")
+    endif()
+  endfunction()
+  find_program(CMAKE_CTEST_COMMAND ctest HINTS "${CMAKE_COMMAND}/.." REQUIRED)
+  check("" pass)
+  check(appended pass)
+  check(breaking fail)
+  run("${CMAKE_COMMAND}" --build "${_dir}/build" --target shop_update_schemas)
+  file(READ "${_dir}/snapshots/shop.Order.json" _snapshot)
+  if(NOT _snapshot MATCHES "\"f32\"")
+    message(FATAL_ERROR "shop_update_schemas did not write the new schema")
+  endif()
+  check(breaking pass)
 elseif(MODE STREQUAL "pkg-config")
   # The way a Makefile-based user builds: flags from pkg-config only.
   find_program(_pkg_config pkg-config REQUIRED)

@@ -1,0 +1,668 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The schema export of schema.hpp: the type expression of each C++ type (docs/schema.md), built
+// at run time when schema<T>() is called. Nothing here takes part in reading or writing.
+//
+// describer<T> gives a type's expression; user classes become named definitions (struct, record,
+// enum) kept by the schema_builder, which stops at a type it has met before (recursive types).
+// A class's fields are what its hook hands to a schema_archive when called on T{} (through
+// save_fields, the same dispatch the writers use), or an aggregate's members with their names.
+
+#include <array>
+#include <bitset>
+#include <chrono>
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <forward_list>
+#include <functional>
+#include <list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <ratio>
+#include <set>
+#include <span>
+#include <stack>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "../core.hpp"
+#include "../schema_name.hpp"
+#include "json.hpp"
+#include "type_names.hpp"
+
+namespace bifrons::detail {
+
+/// The names docs/schema.md reserves for primitive types.
+constexpr bool primitive_name(std::string_view name) noexcept {
+  constexpr std::string_view names[] = {"bool", "char", "byte", "i8",  "i16", "i32", "i64",
+                                        "u8",   "u16",  "u32",  "u64", "f32", "f64", "monostate"};
+  for (std::string_view n : names)
+    if (n == name) return true;
+  return false;
+}
+
+/// A struct's, record's or enum's name in the schema: schema_name<T>, else the C++ name.
+template <class T>
+constexpr std::string_view schema_name_of() noexcept {
+  constexpr std::string_view name = schema_name<T>.empty() ? derived_type_name<T>.view() : schema_name<T>;
+  static_assert(!primitive_name(name),
+                "bifrons: this type's schema name is one of the primitive names of docs/schema.md (bool, char, "
+                "byte, i8 ... u64, f32, f64, monostate): declare another, "
+                "`template <> inline constexpr std::string_view bifrons::schema_name<T> = \"...\";`");
+  return name;
+}
+
+inline std::string to_hex(std::span<const std::byte> bytes) {
+  constexpr char digits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * bytes.size());
+  for (std::byte b : bytes) {
+    out += digits[static_cast<unsigned>(b) >> 4];
+    out += digits[static_cast<unsigned>(b) & 0xF];
+  }
+  return out;
+}
+
+template <class V>
+std::size_t serialized_size_or_zero(const V& v) {
+  if constexpr (needs_write_session<V>) {
+    session_scope scope(may_hold_identity<V>());
+    const std::size_t size = codec<V>::size(v);
+    scope.get().end_size_pass();
+    return scope.get().error() == errc::ok ? size : 0;
+  } else {
+    return codec<V>::size(v);
+  }
+}
+
+/// The bytes a writer writes for v, as lowercase hex; empty if v cannot be written alone (a
+/// default that refers to an object outside the message: a reference_wrapper, a raw pointer).
+template <class V>
+std::string encoded_hex(const V& v) {
+  std::vector<std::byte> out(serialized_size_or_zero(v));
+  const auto written = bifrons::try_to_bytes(v, std::span(out));
+  return written ? to_hex(std::span(out).first(*written)) : std::string();
+}
+
+template <class T>
+inline constexpr char schema_key = 0;
+
+class schema_builder;
+
+template <class T>
+struct describer;
+
+class schema_builder {
+ public:
+  template <class T>
+  json::value describe() {
+    return describer<std::remove_cv_t<T>>::describe(*this);
+  }
+
+  /// Starts the definition of the named type whose key is `key`: false if it is defined already
+  /// or being defined (further up a recursive type). Two types of one name are an error.
+  bool begin(std::string_view name, const void* key) {
+    const auto it = types_.find(name);
+    if (it == types_.end()) {
+      types_.emplace(std::string(name), entry{key, json::value()});
+      return true;
+    }
+    if (it->second.key != key) {
+      const std::string message = "bifrons::schema: two different types have the schema name \"" + std::string(name) +
+                                  "\"; declare a bifrons::schema_name for one of them";
+#if BIFRONS_HAS_EXCEPTIONS
+      throw std::logic_error(message);
+#else
+      std::fputs(message.c_str(), stderr);
+      std::abort();
+#endif
+    }
+    return false;
+  }
+  void define(std::string_view name, json::value definition) {
+    types_.find(name)->second.definition = std::move(definition);
+  }
+
+  /// The schema document of docs/schema.md, section 1.
+  [[nodiscard]] json::value document(json::value root) const {
+    json::value doc = json::value::object();
+    doc.set("bifrons_schema", json::value::integer(1));
+    doc.set("format", json::value::integer(1));
+    doc.set("root", std::move(root));
+    json::value& types = doc.set("types", json::value::object());
+    for (const auto& [name, e] : types_) types.set(name, e.definition);
+    return doc;
+  }
+
+ private:
+  struct entry {
+    const void* key;
+    json::value definition;
+  };
+  std::map<std::string, entry, std::less<>> types_;
+};
+
+// ---- expressions ---------------------------------------------------------------------------------
+
+inline json::value kind_object(std::string_view kind) {
+  json::value v = json::value::object();
+  v.set("kind", kind);
+  return v;
+}
+
+template <class T>
+json::value integer_name() {
+  using W = wire_integer_t<T>;
+  const std::string width = std::to_string(8 * wire_width<T>);
+  return json::value((std::is_signed_v<W> ? "i" : "u") + width);
+}
+
+/// The unit of a string kind, or "" for code units that make a sequence.
+template <class C>
+constexpr std::string_view string_unit() noexcept {
+  if constexpr (one_byte_char<C>)
+    return "char";
+  else if constexpr (std::is_same_v<C, char16_t>)
+    return "u16";
+  else if constexpr (std::is_same_v<C, char32_t> || std::is_same_v<C, wchar_t>)
+    return "u32";
+  else
+    return "";
+}
+
+template <class C>
+json::value string_or_sequence(schema_builder& b, bool view) {
+  json::value v;
+  if constexpr (!string_unit<C>().empty()) {
+    v = kind_object("string");
+    v.set("unit", string_unit<C>());
+  } else {
+    v = kind_object("sequence");
+    v.set("element", b.describe<C>());
+  }
+  if (view) v.set("view", true);
+  return v;
+}
+
+template <class T>
+json::value sequence_of(schema_builder& b, bool view = false) {
+  json::value v = kind_object("sequence");
+  v.set("element", b.describe<T>());
+  if (view) v.set("view", true);
+  return v;
+}
+
+template <class T, std::size_t N>
+json::value array_of(schema_builder& b) {
+  json::value v = kind_object("array");
+  v.set("element", b.describe<T>());
+  v.set("size", json::value::integer(N));
+  return v;
+}
+
+template <class... Ts>
+json::value list_of(schema_builder& b) {
+  json::value list = json::value::array();
+  (list.push(b.describe<Ts>()), ...);
+  return list;
+}
+
+template <class T>
+json::value pointer_to(schema_builder& b, std::string_view role) {
+  json::value v = kind_object("pointer");
+  v.set("role", role);
+  v.set("to", b.describe<std::remove_cv_t<T>>());
+  return v;
+}
+
+template <class T>
+json::value single(schema_builder& b, std::string_view kind) {
+  json::value v = kind_object(kind);
+  v.set("of", b.describe<T>());
+  return v;
+}
+
+template <class K, class V, bool multi>
+json::value set_or_map(schema_builder& b) {
+  json::value v = kind_object(std::is_void_v<V> ? "set" : "map");
+  v.set("key", b.describe<K>());
+  if constexpr (!std::is_void_v<V>) v.set("value", b.describe<V>());
+  if (multi) v.set("multi", true);
+  return v;
+}
+
+// ---- named types ---------------------------------------------------------------------------------
+
+template <class E>
+json::value describe_enum(schema_builder& b) {
+  constexpr std::string_view name = schema_name_of<E>();
+  if (b.begin(name, &schema_key<E>)) {
+    json::value def = kind_object("enum");
+    def.set("underlying", b.describe<std::underlying_type_t<E>>());
+    b.define(name, std::move(def));
+  }
+  return json::value(name);
+}
+
+template <class A, template <class> class W>
+inline constexpr bool is_instance = false;
+template <class U, template <class> class W>
+inline constexpr bool is_instance<W<U>, W> = true;
+
+/// The fields of a struct, as its hook (or its members) hands them over.
+template <class T>
+class schema_archive {
+ public:
+  static constexpr bool is_loading = false;
+  static constexpr bool is_saving = true;
+
+  explicit schema_archive(schema_builder& b) : builder_(b) {}
+
+  template <class... Args>
+  void operator()(Args&&... args) {
+    (add(args, std::string_view{}), ...);
+  }
+
+  /// A field whose name is known (an aggregate's member).
+  template <class A>
+  void add(const A& arg, std::string_view name) {
+    json::value field = json::value::object();
+    if constexpr (requires {
+                    arg.name;
+                    arg.field;
+                  }) {  // named_field
+      name = arg.name;
+      describe_field(field, arg.field);
+    } else {
+      describe_field(field, arg);
+    }
+    field.set("name", name.empty() ? "field" + std::to_string(position_) : std::string(name));
+    field.set("default", encoded_hex(arg));
+    fields_.push(std::move(field));
+    ++position_;
+  }
+
+  json::value take_fields() { return std::move(fields_); }
+
+ private:
+  template <class A>
+  void describe_field(json::value& field, const A& arg) {
+    field.set("type", field_type(arg));
+    if constexpr (is_base<A>::value) field.set("base", true);
+  }
+
+  template <class A>
+  struct is_base : std::false_type {};
+  template <class B>
+  struct is_base<base_ref<B>> : std::true_type {};
+
+  /// The expression of a field as a hook passes it: the field helpers of fields.hpp and
+  /// pointers.hpp change its encoding.
+  template <class A>
+  json::value field_type(const A& arg) {
+    if constexpr (requires {
+                    arg.name;
+                    arg.field;
+                  }) {
+      return field_type(arg.field);
+    } else if constexpr (is_instance<A, base_ref>) {
+      return builder_.describe<std::remove_cv_t<std::remove_reference_t<decltype(arg.object)>>>();
+    } else if constexpr (is_instance<A, fixed_ref>) {
+      return single<std::remove_cv_t<std::remove_reference_t<decltype(arg.value)>>>(builder_, "fixed");
+    } else if constexpr (is_instance<A, owning_ref>) {
+      return pointer_to<std::remove_pointer_t<std::remove_reference_t<decltype(arg.pointer)>>>(builder_, "owning");
+    } else if constexpr (is_instance<A, varint_ref>) {
+      using V = std::remove_cv_t<std::remove_reference_t<decltype(arg.value)>>;
+      json::value v = builder_.describe<V>();
+      if constexpr (std::ranges::range<V>) {
+        // Only a block of integers changes: an array of enums is element by element already.
+        if constexpr (varint_integer<std::remove_cv_t<std::ranges::range_value_t<V>>>) v.set("varint", true);
+      }
+      return v;
+    } else {
+      return builder_.describe<A>();
+    }
+  }
+
+  schema_builder& builder_;
+  json::value fields_ = json::value::array();
+  std::size_t position_ = 0;
+};
+
+template <class R>
+json::value record_definition(schema_builder& b) {
+  using layout = record_layout<R>;
+  json::value def = kind_object("record");
+  def.set("size", json::value::integer(layout::size));
+  json::value fields = json::value::array();
+  const R object{};
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    visit_members<member_count<R>>(object, [&](const auto&... members) {
+      (
+          [&] {
+            using F = std::remove_cvref_t<decltype(members)>;
+            json::value field = json::value::object();
+            field.set("name", member_name<R, I>.view());
+            field.set("type", b.describe<F>());
+            field.set("offset", json::value::integer(layout::ends[I]));
+            field.set("width", json::value::integer(record_field<F>::width));
+            std::array<std::byte, record_field<F>::width + 1> bytes{};
+            record_field<F>::store(bytes.data(), members);
+            field.set("default", to_hex(std::span(bytes).first(record_field<F>::width)));
+            fields.push(std::move(field));
+          }(),
+          ...);
+    });
+  }(std::make_index_sequence<member_count<R>>{});
+  def.set("fields", std::move(fields));
+  return def;
+}
+
+template <class T>
+json::value struct_definition(schema_builder& b) {
+  static_assert(std::default_initializable<T>,
+                "bifrons: schema<T>() calls each class's hook on a default-constructed object, to find its "
+                "fields and their defaults; give this class a default constructor");
+  if constexpr (std::default_initializable<T>) {
+    check_hooks<T>();
+    json::value def = kind_object("struct");
+    const T object{};
+    schema_archive<T> ar(b);
+    if constexpr (reflected<T>) {
+      [&]<std::size_t... I>(std::index_sequence<I...>) {
+        visit_members<member_count<T>>(object, [&](const auto&... members) {
+          (ar.add(members, member_name<T, I>.view()), ...);
+        });
+      }(std::make_index_sequence<member_count<T>>{});
+    } else {
+      save_fields(ar, object);
+      def.set("hook", true);
+    }
+    def.set("fields", ar.take_fields());
+    if constexpr (has_class_version<T>) def.set("version", json::value::integer(class_version<T>()));
+    if constexpr (enable_identity<T>) def.set("identity", true);
+    return def;
+  } else {
+    return {};
+  }
+}
+
+template <class T>
+json::value describe_class(schema_builder& b) {
+  constexpr std::string_view name = schema_name_of<T>();
+  if (b.begin(name, &schema_key<T>)) {
+    if constexpr (record<T>)
+      b.define(name, record_definition<T>(b));
+    else
+      b.define(name, struct_definition<T>(b));
+  }
+  return json::value(name);
+}
+
+// ---- the types ---------------------------------------------------------------------------------
+
+/// Scalars, enums, raw pointers, C arrays and user classes.
+template <class T>
+struct describer {
+  static json::value describe(schema_builder& b) {
+    if constexpr (std::is_same_v<T, bool>) {
+      return "bool";
+    } else if constexpr (one_byte_char<T>) {
+      return "char";
+    } else if constexpr (std::is_same_v<T, std::byte>) {
+      return "byte";
+    } else if constexpr (varint_integer<T>) {
+      return integer_name<T>();
+    } else if constexpr (std::is_same_v<T, float>) {
+      return "f32";
+    } else if constexpr (std::is_same_v<T, double>) {
+      return "f64";
+    } else if constexpr (std::is_enum_v<T>) {
+      return describe_enum<T>(b);
+    } else if constexpr (std::is_pointer_v<T>) {
+      return pointer_to<std::remove_pointer_t<T>>(b, "raw");
+    } else if constexpr (std::is_class_v<T>) {
+      return describe_class<T>(b);
+    } else {
+      static_assert(always_false<T>, "bifrons: this type has no schema: it cannot be serialized");
+      return {};
+    }
+  }
+};
+
+template <class T, std::size_t N>
+struct describer<T[N]> {
+  static json::value describe(schema_builder& b) { return array_of<std::remove_cv_t<T>, N>(b); }
+};
+template <class T, std::size_t N>
+struct describer<std::array<T, N>> {
+  static json::value describe(schema_builder& b) { return array_of<T, N>(b); }
+};
+template <std::size_t N>
+struct describer<std::bitset<N>> {
+  static json::value describe(schema_builder&) {
+    json::value v = kind_object("bitset");
+    v.set("size", json::value::integer(N));
+    return v;
+  }
+};
+
+template <class C, class Traits, class Alloc>
+struct describer<std::basic_string<C, Traits, Alloc>> {
+  static json::value describe(schema_builder& b) { return string_or_sequence<C>(b, false); }
+};
+template <class C, class Traits>
+struct describer<std::basic_string_view<C, Traits>> {
+  static json::value describe(schema_builder& b) { return string_or_sequence<C>(b, true); }
+};
+template <class T, class Alloc>
+struct describer<std::vector<T, Alloc>> {
+  static json::value describe(schema_builder& b) { return sequence_of<T>(b); }
+};
+template <class Alloc>
+struct describer<std::vector<bool, Alloc>> {
+  static json::value describe(schema_builder&) { return kind_object("bitvector"); }
+};
+template <class T, class Alloc>
+struct describer<std::deque<T, Alloc>> {
+  static json::value describe(schema_builder& b) { return sequence_of<T>(b); }
+};
+template <class T, class Alloc>
+struct describer<std::list<T, Alloc>> {
+  static json::value describe(schema_builder& b) { return sequence_of<T>(b); }
+};
+template <class T, class Alloc>
+struct describer<std::forward_list<T, Alloc>> {
+  static json::value describe(schema_builder& b) { return sequence_of<T>(b); }
+};
+template <class T, std::size_t Extent>
+struct describer<std::span<T, Extent>> {
+  static json::value describe(schema_builder& b) { return sequence_of<std::remove_cv_t<T>>(b, true); }
+};
+template <class T, class C>
+struct describer<std::queue<T, C>> {
+  static json::value describe(schema_builder& b) { return b.describe<C>(); }
+};
+template <class T, class C>
+struct describer<std::stack<T, C>> {
+  static json::value describe(schema_builder& b) { return b.describe<C>(); }
+};
+template <class T, class C, class Compare>
+struct describer<std::priority_queue<T, C, Compare>> {
+  static json::value describe(schema_builder& b) { return b.describe<C>(); }
+};
+
+template <class K, class Compare, class Alloc>
+struct describer<std::set<K, Compare, Alloc>> {
+  static json::value describe(schema_builder& b) { return set_or_map<K, void, false>(b); }
+};
+template <class K, class Compare, class Alloc>
+struct describer<std::multiset<K, Compare, Alloc>> {
+  static json::value describe(schema_builder& b) { return set_or_map<K, void, true>(b); }
+};
+template <class K, class Hash, class Eq, class Alloc>
+struct describer<std::unordered_set<K, Hash, Eq, Alloc>> {
+  static json::value describe(schema_builder& b) { return set_or_map<K, void, false>(b); }
+};
+template <class K, class Hash, class Eq, class Alloc>
+struct describer<std::unordered_multiset<K, Hash, Eq, Alloc>> {
+  static json::value describe(schema_builder& b) { return set_or_map<K, void, true>(b); }
+};
+template <class K, class V, class Compare, class Alloc>
+struct describer<std::map<K, V, Compare, Alloc>> {
+  static json::value describe(schema_builder& b) { return set_or_map<K, V, false>(b); }
+};
+template <class K, class V, class Compare, class Alloc>
+struct describer<std::multimap<K, V, Compare, Alloc>> {
+  static json::value describe(schema_builder& b) { return set_or_map<K, V, true>(b); }
+};
+template <class K, class V, class Hash, class Eq, class Alloc>
+struct describer<std::unordered_map<K, V, Hash, Eq, Alloc>> {
+  static json::value describe(schema_builder& b) { return set_or_map<K, V, false>(b); }
+};
+template <class K, class V, class Hash, class Eq, class Alloc>
+struct describer<std::unordered_multimap<K, V, Hash, Eq, Alloc>> {
+  static json::value describe(schema_builder& b) { return set_or_map<K, V, true>(b); }
+};
+
+template <class A, class B>
+struct describer<std::pair<A, B>> {
+  static json::value describe(schema_builder& b) {
+    json::value v = kind_object("tuple");
+    v.set("elements", list_of<A, B>(b));
+    return v;
+  }
+};
+template <class... Ts>
+struct describer<std::tuple<Ts...>> {
+  static json::value describe(schema_builder& b) {
+    json::value v = kind_object("tuple");
+    v.set("elements", list_of<Ts...>(b));
+    return v;
+  }
+};
+template <class T>
+struct describer<std::optional<T>> {
+  static json::value describe(schema_builder& b) { return single<T>(b, "optional"); }
+};
+template <class... Ts>
+struct describer<std::variant<Ts...>> {
+  static json::value describe(schema_builder& b) {
+    json::value v = kind_object("variant");
+    v.set("alternatives", list_of<Ts...>(b));
+    return v;
+  }
+};
+template <>
+struct describer<std::monostate> {
+  static json::value describe(schema_builder&) { return "monostate"; }
+};
+template <class T>
+struct describer<std::complex<T>> {
+  static json::value describe(schema_builder& b) { return single<T>(b, "complex"); }
+};
+
+template <class Rep, class Period>
+struct describer<std::chrono::duration<Rep, Period>> {
+  static json::value describe(schema_builder& b) {
+    json::value v = kind_object("duration");
+    v.set("rep", b.describe<Rep>());
+    v.set("period", std::to_string(Period::num) + "/" + std::to_string(Period::den));
+    return v;
+  }
+};
+template <class Clock, class Duration>
+struct describer<std::chrono::time_point<Clock, Duration>> {
+  static json::value describe(schema_builder& b) {
+    json::value v = kind_object("time_point");
+    if constexpr (std::is_same_v<Clock, std::chrono::system_clock>)
+      v.set("clock", "system");
+    else if constexpr (std::is_same_v<Clock, std::chrono::steady_clock>)
+      v.set("clock", "steady");
+    else
+      v.set("clock", derived_type_name<Clock>.view());
+    v.set("duration", b.describe<Duration>());
+    return v;
+  }
+};
+
+template <class T, class Deleter>
+struct describer<std::unique_ptr<T, Deleter>> {
+  static json::value describe(schema_builder& b) { return pointer_to<T>(b, "unique"); }
+};
+template <class T>
+struct describer<std::shared_ptr<T>> {
+  static json::value describe(schema_builder& b) { return pointer_to<T>(b, "shared"); }
+};
+template <class T>
+struct describer<std::weak_ptr<T>> {
+  static json::value describe(schema_builder& b) { return pointer_to<T>(b, "weak"); }
+};
+template <class T>
+struct describer<std::reference_wrapper<T>> {
+  static json::value describe(schema_builder& b) { return pointer_to<T>(b, "reference"); }
+};
+
+template <class T>
+struct describer<deprecated<T>> {
+  static json::value describe(schema_builder& b) {
+    json::value v = single<T>(b, "deprecated");
+    v.set("writes", encoded_hex(deprecated<T>{}));
+    return v;
+  }
+};
+
+// ---- type spelling (docs/schema.md, "Type spelling") -------------------------------------------
+
+inline std::string spelling(const json::value& expr) {
+  if (expr.is_string()) return expr.text();
+  const auto member = [&](std::string_view key) -> const json::value& {
+    static const json::value none;
+    const json::value* v = expr.find(key);
+    return v ? *v : none;
+  };
+  const auto flag = [&](std::string_view key) {
+    const json::value* v = expr.find(key);
+    return v != nullptr && v->is_bool() && v->boolean();
+  };
+  const auto list = [&](const json::value& items) {
+    std::string out;
+    for (const json::value& item : items.items()) out += (out.empty() ? "" : ", ") + spelling(item);
+    return out;
+  };
+  const std::string kind = member("kind").text();
+  if (kind == "string") return (flag("view") ? "string_view<" : "string<") + member("unit").text() + ">";
+  if (kind == "sequence") {
+    if (flag("view")) return "span<" + spelling(member("element")) + ">";
+    return "sequence<" + spelling(member("element")) + (flag("varint") ? ", varint>" : ">");
+  }
+  if (kind == "bitvector") return "bitvector";
+  if (kind == "array")
+    return "array<" + spelling(member("element")) + ", " + member("size").text() + (flag("varint") ? ", varint>" : ">");
+  if (kind == "bitset") return "bitset<" + member("size").text() + ">";
+  if (kind == "set") return (flag("multi") ? "multiset<" : "set<") + spelling(member("key")) + ">";
+  if (kind == "map")
+    return (flag("multi") ? "multimap<" : "map<") + spelling(member("key")) + ", " + spelling(member("value")) + ">";
+  if (kind == "tuple") return "tuple<" + list(member("elements")) + ">";
+  if (kind == "variant") return "variant<" + list(member("alternatives")) + ">";
+  if (kind == "duration") return "duration<" + spelling(member("rep")) + ", " + member("period").text() + ">";
+  if (kind == "time_point") return "time_point<" + member("clock").text() + ", " + spelling(member("duration")) + ">";
+  if (kind == "pointer") return member("role").text() + "<" + spelling(member("to")) + ">";
+  return kind + "<" + spelling(member("of")) + ">";  // complex, optional, fixed, deprecated
+}
+
+}  // namespace bifrons::detail

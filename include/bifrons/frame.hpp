@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Typed files (docs/format.md section 30): an opt-in frame before the value, for files and
+// messages that travel alone. It holds a magic, the format version and the name of the value's
+// type, so that reading a file of another type fails with errc::type_mismatch, and reading
+// something that is not bifrons at all with errc::not_bifrons, instead of parsing it.
+//
+//   std::vector<std::byte> file = bifrons::to_framed(save);
+//   Save back = bifrons::from_framed<Save>(file);
+//
+// The value's bytes after the frame are exactly its unframed bytes; the unframed form stays the
+// default. Opt-in like schema.hpp, which gives the type's name.
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core.hpp"
+#include "schema.hpp"
+
+namespace bifrons {
+
+/// The first bytes of a framed value: 89 62 66 72 ("\x89bfr").
+inline constexpr std::array<std::byte, 4> frame_magic{std::byte{0x89}, std::byte{0x62}, std::byte{0x66},
+                                                      std::byte{0x72}};
+/// The format version a frame written by this library carries, and the only one it reads.
+inline constexpr std::uint32_t frame_format = 1;
+
+/// The name a frame of T carries: T's schema name for a struct, record or enum (schema_name<T>
+/// or the C++ name), the one-line type spelling of docs/schema.md otherwise
+/// (`sequence<i32>`). Computed once per type.
+template <class T>
+const std::string& frame_type_name() {
+  static const std::string name = [] {
+    detail::schema_builder builder;
+    return detail::spelling(builder.describe<std::remove_cvref_t<T>>());
+  }();
+  return name;
+}
+
+/// What a frame says about the value after it.
+struct frame {
+  std::uint32_t format = 0;
+  std::string_view type_name;  ///< points into the input
+  std::size_t size = 0;        ///< the frame's bytes: the value starts there
+};
+
+/// Reads the frame at the start of bytes, without a type: not_bifrons (no magic at 0, another
+/// format version at 4), or the varint and length errors of the name, with their offsets.
+inline result<frame> read_frame(std::span<const std::byte> bytes, const read_options& options = {}) noexcept {
+  if (bytes.size() < frame_magic.size() || !std::equal(frame_magic.begin(), frame_magic.end(), bytes.begin()))
+    return {errc::not_bifrons, 0};
+  detail::source in(bytes.data(), bytes.size(), options);
+  (void)in.skip(frame_magic.size());
+  const std::uint64_t format = in.read_varint();
+  if (in.failed()) return {in.error(), in.error_offset()};
+  if (format != frame_format) return {errc::not_bifrons, frame_magic.size()};
+  const std::size_t at = in.offset();
+  const std::uint64_t length = in.read_varint();
+  if (in.failed()) return {in.error(), in.error_offset()};
+  if (length > in.remaining()) return {errc::unexpected_end, at};
+  const auto* name = reinterpret_cast<const char*>(in.skip(static_cast<std::size_t>(length)));
+  return frame{frame_format, std::string_view(name, static_cast<std::size_t>(length)), in.offset()};
+}
+
+/// Appends the framed encoding of value to out (a vector of bytes or chars, or a std::string).
+template <class T, detail::byte_container Container>
+void to_framed(const T& value, Container& out) {
+  const std::string& name = frame_type_name<T>();
+  std::byte header[frame_magic.size() + 2 * detail::max_varint_size];
+  std::byte* p = std::copy(frame_magic.begin(), frame_magic.end(), header);
+  p = detail::write_varint(p, frame_format);
+  p = detail::write_varint(p, name.size());
+  using C = typename Container::value_type;
+  const std::size_t old = out.size();
+  out.resize(old + static_cast<std::size_t>(p - header) + name.size());
+  auto* dest = reinterpret_cast<std::byte*>(out.data()) + old;
+  dest = std::copy(header, p, dest);
+  std::copy(reinterpret_cast<const std::byte*>(name.data()),
+            reinterpret_cast<const std::byte*>(name.data()) + name.size(), dest);
+  static_assert(sizeof(C) == 1);
+  to_bytes(value, out);
+}
+
+/// The framed encoding of value in a new vector.
+template <class T>
+[[nodiscard]] std::vector<std::byte> to_framed(const T& value) {
+  std::vector<std::byte> out;
+  to_framed(value, out);
+  return out;
+}
+
+/// Non-throwing from_framed: the value, or the error and its offset from the frame's first byte:
+/// not_bifrons and type_mismatch for a frame that is not T's, or what from_bytes reports.
+template <class T, detail::byte_input Bytes>
+[[nodiscard]] result<T> try_from_framed(const Bytes& bytes, const read_options& options = {}) noexcept {
+  const std::span<const std::byte> input = detail::input_bytes(bytes);
+  const result<frame> f = read_frame(input, options);
+  if (!f) return {f.code(), f.offset()};
+  bool same_type = false;
+#if BIFRONS_HAS_EXCEPTIONS
+  try {
+    same_type = f->type_name == frame_type_name<T>();
+  } catch (...) {
+    return {errc::out_of_memory, 0};
+  }
+#else
+  same_type = f->type_name == frame_type_name<T>();
+#endif
+  if (!same_type) return {errc::type_mismatch, frame_magic.size() + detail::varint_size(frame_format)};
+  result<T> value = try_from_bytes<T>(input.subspan(f->size), options);
+  if (value) return value;
+  // Offsets count from the frame's first byte; the errors without a place keep offset 0.
+  const bool placed = value.code() != errc::out_of_memory && value.code() != errc::user_error;
+  return {value.code(), value.offset() + (placed ? f->size : 0)};
+}
+
+/// Reads a framed T: throws bifrons::error as from_bytes does (offsets from the frame's first
+/// byte), with not_bifrons or type_mismatch for a frame that is not T's; exceptions from user
+/// hooks pass through.
+template <class T, detail::byte_input Bytes>
+[[nodiscard]] T from_framed(const Bytes& bytes, const read_options& options = {}) {
+  const std::span<const std::byte> input = detail::input_bytes(bytes);
+  const result<frame> f = read_frame(input, options);
+  if (!f) detail::raise(f.code(), f.offset());
+  if (f->type_name != frame_type_name<T>())
+    detail::raise(errc::type_mismatch, frame_magic.size() + detail::varint_size(frame_format));
+  T value{};
+  const auto status = detail::read_all_or_out_of_memory(input.subspan(f->size), value, options,
+                                                        detail::object_state::fresh);
+  if (status.code != errc::ok) [[unlikely]]
+    detail::raise(status.code, status.code == errc::out_of_memory ? 0 : status.offset + f->size);
+  return value;
+}
+
+}  // namespace bifrons

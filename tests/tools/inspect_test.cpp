@@ -1,0 +1,263 @@
+// The schema-driven decoder of bifrons-inspect (tools/lib/decoder.hpp).
+//
+// On every golden file, with its golden schema: it reads every byte, and the value is the JSON
+// form (docs/schema.md section 10) of the golden C++ value, computed from the value itself
+// (value_json.hpp). On every truncation and on single-byte corruptions of every golden file, it
+// fails exactly where the library fails, with the same error code and offset, and succeeds
+// where the library succeeds. Then the annotated dump, evolution (skipped and missing fields) and
+// error paths.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "../golden_cases.hpp"
+#include "lib/decoder.hpp"
+#include "value_json.hpp"
+
+#ifndef BIFRONS_TEST_DATA_DIR
+#error "BIFRONS_TEST_DATA_DIR must name the tests/ source directory (CMake defines it)"
+#endif
+
+namespace {
+
+using namespace bifrons::tools;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in) << "cannot open " << path;
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::vector<std::byte> bytes_of(const std::string& text) {
+  std::vector<std::byte> out(text.size());
+  std::transform(text.begin(), text.end(), out.begin(),
+                 [](char c) { return std::byte(static_cast<unsigned char>(c)); });
+  return out;
+}
+
+std::string golden(const std::string& file) { return std::string(BIFRONS_TEST_DATA_DIR) + "/golden/" + file; }
+
+template <class Case>
+schema golden_schema() {
+  return load_schema_text(read_text(golden(std::string(Case::name) + ".schema.json")));
+}
+
+/// "ok" or "<errc name> at <offset>".
+std::string outcome(bool ok, bifrons::errc code, std::size_t offset) {
+  return ok ? std::string("ok") : std::string(errc_name(code)) + " at " + std::to_string(offset);
+}
+
+template <class Case>
+class GoldenDecode : public ::testing::Test {};
+
+struct CaseName {
+  template <class Case>
+  static std::string GetName(int) {
+    return Case::name;
+  }
+};
+
+TYPED_TEST_SUITE(GoldenDecode, golden::case_list<::testing::Types>, CaseName);
+
+TYPED_TEST(GoldenDecode, GivesTheValueOfEveryGoldenFile) {
+  const schema s = golden_schema<TypeParam>();
+  const auto file = bytes_of(read_text(golden(std::string(TypeParam::name) + ".bin")));
+  const decode_result r = decode(s, file);
+  ASSERT_TRUE(r.ok) << errc_name(r.code) << " at " << r.offset << " in " << r.path;
+  EXPECT_EQ(r.end, file.size());
+  const json expected = value_json::of(TypeParam::value());
+  EXPECT_EQ(r.value, expected) << "decoded:  " << to_text(r.value) << "\nexpected: " << to_text(expected);
+}
+
+TYPED_TEST(GoldenDecode, FailsWhereTheLibraryFailsWithItsCodeAndOffset) {
+  using T = typename TypeParam::type;
+  const schema s = golden_schema<TypeParam>();
+  const auto file = bytes_of(read_text(golden(std::string(TypeParam::name) + ".bin")));
+  // Small element limits keep the zero-byte elements of corrupted counts cheap on both sides.
+  bifrons::read_options limits;
+  limits.max_elements = 1 << 16;
+  decode_options options;
+  options.max_elements = limits.max_elements;
+  const auto compare = [&](const std::vector<std::byte>& input, const std::string& what) {
+    const auto library = bifrons::try_from_bytes<T>(input, limits);
+    const decode_result decoder = decode(s, input, options);
+    // The schema says i64 for long (its width on the wire); a host whose long has 32 bits refuses
+    // the wider values (docs/schema.md section 2).
+    if (sizeof(long) == 4 && !library && library.code() == bifrons::errc::value_out_of_range) return true;
+    EXPECT_EQ(outcome(decoder.ok, decoder.code, decoder.offset),
+              outcome(library.has_value(), library.code(), library.offset()))
+        << what << " (decoder path " << decoder.path << ")";
+    return decoder.ok == library.has_value();
+  };
+  for (std::size_t n = 0; n < file.size(); ++n) {
+    if (!compare(std::vector<std::byte>(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(n)),
+                 "the first " + std::to_string(n) + " bytes"))
+      break;
+  }
+  const std::size_t positions = std::min<std::size_t>(file.size(), 160);
+  for (std::size_t i = 0; i < positions; ++i) {
+    for (const unsigned b : {0x00u, 0x01u, 0x7Fu, 0x80u, 0xFFu, static_cast<unsigned>(file[i]) ^ 0x02u}) {
+      std::vector<std::byte> corrupted = file;
+      corrupted[i] = std::byte(b);
+      if (!compare(corrupted, "byte " + std::to_string(i) + " set to " + std::to_string(b))) return;
+    }
+  }
+}
+
+// ---- the annotated dump ------------------------------------------------------------------------
+
+TEST(Annotations, NameEveryPartOfTheAccount) {
+  const schema s = golden_schema<golden::account>();
+  const auto file = bytes_of(read_text(golden("account.bin")));
+  decode_options options;
+  options.annotate = true;
+  const decode_result r = decode(s, file, options);
+  ASSERT_TRUE(r.ok);
+  std::vector<std::string> lines;
+  for (const annotation& a : r.annotations)
+    lines.push_back(std::to_string(a.offset) + "+" + std::to_string(a.length) + " " + a.path + ": " + a.text);
+  ASSERT_GE(lines.size(), 12u);
+  EXPECT_EQ(std::vector<std::string>(lines.begin(), lines.begin() + 12), (std::vector<std::string>{
+                                                                             "0+2 (root): golden::Account: 94 bytes",
+                                                                             "2+1 .id: 42",
+                                                                             "3+1 .name: length 3",
+                                                                             "4+3 .name: \"Ada\"",
+                                                                             "7+1 .wallet: golden::Balance: 12 bytes",
+                                                                             "8+1 .wallet.currency: length 3",
+                                                                             "9+3 .wallet.currency: \"EUR\"",
+                                                                             "12+8 .wallet.amount: 1234.5",
+                                                                             "20+1 .orders: count 3",
+                                                                             "21+1 .orders[0]: golden::Order: 23 bytes",
+                                                                             "22+1 .orders[0].id: 1",
+                                                                             "23+1 .orders[0].symbol: length 4",
+                                                                         }));
+  // Every byte of the file is in exactly one annotation.
+  std::size_t covered = 0;
+  for (const annotation& a : r.annotations) covered += a.length;
+  EXPECT_EQ(covered, file.size());
+}
+
+// ---- evolution: fields a schema does not know, fields the data lacks ---------------------------
+
+/// The golden account schema with Order's fields changed by `edit`.
+schema account_with(const std::function<void(json& order_fields)>& edit) {
+  json doc = parse_json(read_text(golden("account.schema.json")));
+  for (auto& [name, def] : doc.members()) {
+    if (name != "types") continue;
+    for (auto& [type, d] : def.members())
+      if (type == "golden::Order")
+        for (auto& [key, fields] : d.members())
+          if (key == "fields") edit(fields);
+  }
+  return load_schema(doc);
+}
+
+TEST(Evolution, FieldsOfANewerWriterAreSkippedBytes) {
+  // An older reader, without Order's last field (volume): its 8 bytes are skipped in each order.
+  const schema older = account_with([](json& fields) { fields.items().pop_back(); });
+  const decode_result r = decode(older, bytes_of(read_text(golden("account.bin"))));
+  ASSERT_TRUE(r.ok);
+  const json& order = r.value.find("orders")->items()[0];
+  EXPECT_EQ(to_text(order),
+            R"({"id": 1, "symbol": "AAPL", "side": 0, "price": 189.25, "$skipped": "0000000000002440"})");
+}
+
+TEST(Evolution, FieldsAnOlderWriterLackedTakeTheirDefaults) {
+  const schema newer = account_with([](json& fields) {
+    json venue = json::object();
+    venue.set("default", "2a");  // zigzag 21
+    venue.set("name", "venue");
+    venue.set("type", "i32");
+    fields.push(std::move(venue));
+  });
+  const decode_result r = decode(newer, bytes_of(read_text(golden("account.bin"))));
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(to_text(*r.value.find("orders")->items()[2].find("venue")), "21");
+}
+
+// ---- typed files: the frame picks the schema -----------------------------------------------------
+
+TEST(Framed, TheFrameNamesTheSchemaToReadWith) {
+  std::vector<schema> schemas;
+  for (const std::string name : {"integers", "account", "vector_int32"})
+    schemas.push_back(load_schema_text(read_text(golden(name + ".schema.json"))));
+  std::size_t chosen = 99;
+  const auto account = bytes_of(read_text(golden("framed/account.bin")));
+  ASSERT_TRUE(is_framed(account));
+  decode_options options;
+  options.annotate = true;
+  const decode_result r = decode_framed(schemas, account, options, chosen);
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(chosen, 1u);
+  EXPECT_EQ(r.value, value_json::of(golden::account::value()));
+  EXPECT_EQ(r.end, account.size());
+  ASSERT_GE(r.annotations.size(), 4u);
+  EXPECT_EQ(r.annotations[2].text, "type golden::Account");
+  EXPECT_EQ(r.annotations[3].offset, 21u);  // the value's header, after 21 bytes of frame
+  EXPECT_EQ(r.annotations[3].text, "golden::Account: 94 bytes");
+
+  const auto points = bytes_of(read_text(golden("framed/map_points.bin")));
+  const decode_result none = decode_framed(schemas, points, {}, chosen);
+  EXPECT_EQ(outcome(none.ok, none.code, none.offset), "type_mismatch at 5");
+  EXPECT_FALSE(is_framed(bytes_of(read_text(golden("account.bin")))));
+  // A value error counts from the frame's first byte, as from_framed reports it.
+  auto broken = bytes_of(read_text(golden("framed/vector_int32.bin")));
+  broken[19] = std::byte{3};
+  const decode_result bad = decode_framed(schemas, broken, {}, chosen);
+  EXPECT_EQ(outcome(bad.ok, bad.code, bad.offset), "count_exceeds_input at 19");
+}
+
+// ---- errors ------------------------------------------------------------------------------------
+
+TEST(Errors, NameTheCodeTheOffsetAndTheFieldPath) {
+  const schema s = golden_schema<golden::account>();
+  auto file = bytes_of(read_text(golden("account.bin")));
+  // A truncated file fails at the root's header, which announces more bytes than there are.
+  const decode_result truncated = decode(s, std::vector<std::byte>(file.begin(), file.begin() + 50));
+  EXPECT_EQ(outcome(truncated.ok, truncated.code, truncated.offset), "unexpected_end at 0");
+  EXPECT_EQ(truncated.path, "(root)");
+  // The length of the second order's symbol (at 47) made 127: more than its envelope holds.
+  file[47] = std::byte{0x7F};
+  const decode_result r = decode(s, file);
+  const auto library = bifrons::try_from_bytes<golden::Account>(file);
+  EXPECT_EQ(outcome(r.ok, r.code, r.offset), outcome(false, library.code(), library.offset()));
+  EXPECT_EQ(outcome(r.ok, r.code, r.offset), "count_exceeds_input at 47");
+  EXPECT_EQ(r.path, ".orders[1].symbol");
+  EXPECT_EQ(errc_from_name("invalid_stride"), bifrons::errc::invalid_stride);
+  EXPECT_EQ(errc_from_name("no_such_error"), std::nullopt);
+}
+
+TEST(Errors, TrailingBytesAfterTheValue) {
+  const schema s = load_schema_text(R"({"bifrons_schema": 1, "format": 1, "root": "u32", "types": {}})");
+  const std::vector<std::byte> bytes{std::byte{1}, std::byte{2}};
+  const decode_result r = decode(s, bytes);
+  EXPECT_EQ(outcome(r.ok, r.code, r.offset), "trailing_bytes at 1");
+  decode_options stream;
+  stream.allow_trailing = true;
+  const decode_result first = decode(s, bytes, stream);
+  EXPECT_TRUE(first.ok);
+  EXPECT_EQ(first.end, 1u);
+}
+
+TEST(Values, FloatsAndStringsHaveOneJsonForm) {
+  EXPECT_EQ(to_text(float_json(1.0)), "1.0");
+  EXPECT_EQ(to_text(float_json(-0.0)), "-0.0");
+  EXPECT_EQ(to_text(float_json(0.1f)), "0.1");
+  EXPECT_EQ(to_text(float_json(1e300)), "1e+300");
+  EXPECT_EQ(to_text(float_json(std::bit_cast<double>(std::uint64_t{0x7FF8000000000000u}))), "\"nan\"");
+  EXPECT_EQ(to_text(float_json(std::bit_cast<float>(std::uint32_t{0xFFC00000u}))), "\"nan:ffc00000\"");
+  const schema s =
+      load_schema_text(R"({"bifrons_schema": 1, "format": 1, "root": {"elements": [{"kind": "string", "unit": "char"},)"
+                       R"( {"kind": "string", "unit": "u16"}], "kind": "tuple"}, "types": {}})");
+  // "\xff" is not UTF-8; a lone surrogate is not UTF-16.
+  const std::vector<std::byte> bytes{std::byte{1}, std::byte{0xFF}, std::byte{1}, std::byte{0x00}, std::byte{0xD8}};
+  EXPECT_EQ(to_text(decode(s, bytes).value), R"([{"units": [255]}, {"units": [55296]}])");
+}
+
+}  // namespace

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+// bifrons-inspect --schema S [FILE]: what is in a bifrons file, without the program that wrote it.
+//
+// Reads FILE (or standard input) with the schema S (JSON from bifrons::schema<T>()) and prints the
+// value as JSON (docs/schema.md section 10), or with --annotate every part of the bytes: offset,
+// bytes, field path and meaning. Fields that a newer writer appended show as skipped bytes; bad
+// data stops with the library's error code, the offset and the field path.
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "lib/decoder.hpp"
+#include "lib/schema_model.hpp"
+
+namespace {
+
+using namespace bifrons::tools;
+
+constexpr const char* usage =
+    "usage: bifrons-inspect --schema SCHEMA... [--type NAME] [--annotate] [--max-depth N]\n"
+    "                       [--max-elements N] [--max-objects N] [FILE | -]\n"
+    "\n"
+    "Prints the value in FILE (standard input if none, or -) as JSON, read with SCHEMA (the JSON\n"
+    "of bifrons::schema<T>()). Exits 1 on bad data, with the error code, offset and field path.\n"
+    "A typed file (bifrons::to_framed) names its type: of several schemas (--schema repeated, or a\n"
+    "directory of them), the one whose root is that type reads it.\n"
+    "\n"
+    "  --annotate       an annotated hex dump: offset, bytes, field path, meaning\n"
+    "  --type NAME      read a type of the schema's \"types\" instead of its root\n"
+    "  --max-depth N, --max-elements N, --max-objects N\n"
+    "                   the reader limits of bifrons::read_options (defaults 64, 67108864, 1048576)\n";
+
+/// offset | up to 8 bytes | path | meaning, with continuation lines for longer parts.
+void print_annotations(const std::vector<annotation>& notes, std::span<const std::byte> bytes) {
+  std::size_t path_width = 4;
+  for (const annotation& a : notes) path_width = std::max(path_width, a.path.size());
+  path_width = std::min<std::size_t>(path_width, 40);
+  std::printf("%-8s  %-23s  %-*s  %s\n", "offset", "bytes", int(path_width), "path", "meaning");
+  for (const annotation& a : notes) {
+    std::size_t i = 0;
+    do {
+      std::string hex;
+      for (std::size_t k = 0; k < 8 && i + k < a.length; ++k) {
+        char b[4];
+        std::snprintf(b, sizeof b, k == 0 ? "%02x" : " %02x", static_cast<unsigned>(bytes[a.offset + i + k]));
+        hex += b;
+      }
+      if (i == 0)
+        std::printf("%08zx  %-23s  %-*s  %s\n", a.offset, hex.c_str(), int(path_width), a.path.c_str(), a.text.c_str());
+      else
+        std::printf("%08zx  %s\n", a.offset + i, hex.c_str());
+      i += 8;
+    } while (i < a.length);
+  }
+}
+
+std::uint64_t number_argument(const char* text) {
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  if (end == text || *end != '\0') throw std::runtime_error(std::string("not a number: ") + text);
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> schema_paths;
+  std::string type_name, file = "-";
+  decode_options options;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      const bool has_value = i + 1 < argc;
+      if (arg == "--help" || arg == "-h") {
+        std::fputs(usage, stdout);
+        return 0;
+      } else if (arg == "--schema" && has_value) {
+        const std::string path = argv[++i];
+        if (std::filesystem::is_directory(path)) {
+          std::vector<std::string> found;
+          for (const auto& entry : std::filesystem::directory_iterator(path))
+            if (entry.path().extension() == ".json") found.push_back(entry.path().string());
+          std::sort(found.begin(), found.end());
+          schema_paths.insert(schema_paths.end(), found.begin(), found.end());
+        } else {
+          schema_paths.push_back(path);
+        }
+      } else if (arg == "--type" && has_value) {
+        type_name = argv[++i];
+      } else if (arg == "--annotate") {
+        options.annotate = true;
+      } else if (arg == "--max-depth" && has_value) {
+        options.max_depth = number_argument(argv[++i]);
+      } else if (arg == "--max-elements" && has_value) {
+        options.max_elements = number_argument(argv[++i]);
+      } else if (arg == "--max-objects" && has_value) {
+        options.max_objects = number_argument(argv[++i]);
+      } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
+        std::fprintf(stderr, "bifrons-inspect: unknown option %s\n%s", arg.c_str(), usage);
+        return 2;
+      } else {
+        file = arg;
+      }
+    }
+    if (schema_paths.empty()) {
+      std::fputs(usage, stderr);
+      return 2;
+    }
+    std::vector<schema> schemas;
+    for (const std::string& path : schema_paths) {
+      try {
+        schemas.push_back(load_schema_text(read_file(path)));
+      } catch (const std::exception& e) {
+        throw std::runtime_error(path + ": " + e.what());
+      }
+    }
+    const std::string data = read_file(file);
+    const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data.data()), data.size());
+    decode_result r;
+    if (is_framed(bytes) && type_name.empty()) {
+      std::size_t chosen = 0;
+      r = decode_framed(schemas, bytes, options, chosen);
+    } else {
+      const schema& s = schemas.front();
+      type root = s.root;
+      if (!type_name.empty()) {
+        if (!s.types.count(type_name)) throw std::runtime_error("the schema has no type " + type_name);
+        root = type{};
+        root.kind = kind::named;
+        root.name = type_name;
+      }
+      r = decode(s, root, bytes, options);
+    }
+    if (options.annotate)
+      print_annotations(r.annotations, bytes);
+    else if (r.ok)
+      std::printf("%s\n", to_text(r.value, 2).c_str());
+    if (!r.ok) {
+      std::fprintf(stderr, "bifrons-inspect: %s: %s (%u) at byte %zu, in %s: %s\n",
+                   file == "-" ? "stdin" : file.c_str(), std::string(errc_name(r.code)).c_str(),
+                   static_cast<unsigned>(r.code), r.offset, r.path.c_str(), bifrons::describe(r.code));
+      return 1;
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bifrons-inspect: %s\n", e.what());
+    return 2;
+  }
+}

@@ -1,0 +1,678 @@
+// SPDX-License-Identifier: MIT
+#include "checker.hpp"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+namespace bifrons::tools {
+
+std::string_view verdict_name(verdict v) {
+  switch (v) {
+    case verdict::compatible: return "compatible";
+    case verdict::breaking: return "breaking";
+    case verdict::silent: return "silent";
+  }
+  return "?";
+}
+
+const std::vector<rule_info>& rules() {
+  static const std::vector<rule_info> list = {
+      {"append-field", "Append a field at the end of a struct"},
+      {"remove-last-field", "Remove the last field"},
+      {"retire-field", "Retire a field in the middle with `bifrons::deprecated<T>`"},
+      {"remove-field", "Remove a field in the middle outright"},
+      {"insert-field", "Insert a field in the middle"},
+      {"reorder-fields", "Reorder fields"},
+      {"rename", "Rename a field or a type"},
+      {"change-default", "Change a field's default (member initializer)"},
+      {"widen-integer", "Widen an integer, same signedness (8 → 16 → 32 → 64 bits)"},
+      {"resize-array-element",
+       "Widen or narrow the element type of an arithmetic array (`vector<int16_t>` → `vector<int32_t>`, "
+       "`std::array`, `u16string` → `u32string`)"},
+      {"narrow-integer", "Narrow an integer, same signedness"},
+      {"change-signedness", "Change signedness (`int32_t` ↔ `uint32_t`)"},
+      {"float-double", "`float` ↔ `double`"},
+      {"integer-enum", "Integer ↔ enum with the same underlying type"},
+      {"bool-unsigned", "`bool` → unsigned integer"},
+      {"string-bytes", "`std::string` ↔ `vector<char>`, `vector<uint8_t>`, `vector<std::byte>`"},
+      {"string-view", "`std::string` ↔ `std::string_view`"},
+      {"span-view", "`vector<T>` ↔ `span<const T>` (arithmetic `T`)"},
+      {"set-multiset", "`set` → `multiset`, `map` → `multimap`"},
+      {"multiset-set", "`multiset` → `set`, `multimap` → `map`"},
+      {"map-pairs", "`map<K, V>` ↔ `vector<pair<K, V>>`"},
+      {"optional-wrap", "`T` → `optional<T>` (or back)"},
+      {"optional-unique", "`optional<T>` ↔ `unique_ptr<T>`"},
+      {"unique-shared", "`unique_ptr<T>` → `shared_ptr<T>`"},
+      {"shared-weak", "`shared_ptr<T>` ↔ `weak_ptr<T>`"},
+      {"raw-reference", "Raw `T*` (non-owning) ↔ `reference_wrapper<T>`"},
+      {"owning-unique", "`owning(T*)` ↔ `unique_ptr<T>`"},
+      {"identity", "Add or remove `enable_identity<T>`"},
+      {"wrap-struct", "`T` → a struct wrapping `T`; fields moved into a base class"},
+      {"hook-aggregate", "Aggregate → class with a hook writing the same fields in the same order"},
+      {"add-version", "Add a class version to a class that had none"},
+      {"bump-version", "Bump the class version"},
+      {"append-alternative", "Add alternatives at the end of a `variant`"},
+      {"change-alternatives", "Insert, remove or reorder `variant` alternatives"},
+      {"array-size", "Change a `std::array` or C array size"},
+      {"tuple-elements", "Add or remove a `pair`/`tuple` element"},
+      {"duration-period", "Change a `chrono::duration`'s period (ms → µs)"},
+      {"fixed-plain", "`fixed(x)` ↔ plain `x`"},
+      {"record-append-field", "Append a field at the end of a record"},
+      {"record-remove-last-field", "Remove the last field of a record"},
+      {"record-middle-fields", "Remove, insert or reorder fields in the middle of a record"},
+      {"record-field-type",
+       "Change the type or width of a field of a record (`int32_t` → `int64_t`, `char[4]` → `char[8]`, `float` ↔ "
+       "`double`)"},
+      {"record-integer-enum", "Integer ↔ enum with the same underlying type, in a record"},
+      {"struct-record", "Struct ↔ record (declare an existing struct a record with `enable_record`, or stop)"},
+      {"record-nested-append", "Append a field to a record that is nested in another record"},
+      {"array-vector", "`std::array<R, N>` ↔ `vector<R>` of records"},
+      {"time-point-clock", "a `time_point`'s clock (docs/format.md §18: the clock is not written)"},
+      {"framed-rename", "Rename the root type of typed files (`bifrons::to_framed`)"},
+      {"change-type", "a change of type that no row of docs/evolution.md allows"},
+  };
+  return list;
+}
+
+std::string_view rule_row(std::string_view id) {
+  for (const rule_info& r : rules())
+    if (r.id == id) return r.row;
+  return "";
+}
+
+verdict worst(const std::vector<finding>& findings) {
+  verdict w = verdict::compatible;
+  for (const finding& f : findings) {
+    if (f.verdict == verdict::silent) return verdict::silent;
+    if (f.verdict == verdict::breaking) w = verdict::breaking;
+  }
+  return w;
+}
+
+namespace {
+
+/// Where a type sits, which decides its encoding: alone (its own encoding: a field, an element
+/// of a container of elements one by one, an optional's value), as an element of a raw block, as
+/// a field of a record, or a record nested in another record (which cannot grow).
+enum class context : std::uint8_t { alone, block, record_field, nested_record };
+
+/// A sequence-like type: how its elements travel.
+struct shape {
+  enum form_type : std::uint8_t { bits, block, records, elements } form = elements;
+  type element;  // a map's is the tuple of its key and value
+  bool unique = false;
+  bool associative = false;
+  bool string = false;
+  bool view = false;
+  bool varint = false;
+};
+
+bool holds_pointers(const schema& s) {
+  std::set<std::string> seen;
+  const auto walk = [&](auto&& self, const type& t) -> bool {
+    if (t.kind == kind::pointer) return true;
+    if (t.kind == kind::named) {
+      if (!seen.insert(t.name).second) return false;
+      for (const field& f : s.at(t.name).fields)
+        if (self(self, f.type)) return true;
+      return false;
+    }
+    for (const type& a : t.args)
+      if (self(self, a)) return true;
+    return false;
+  };
+  return walk(walk, s.root);
+}
+
+class checker {
+ public:
+  checker(const schema& o, const schema& n) : old_(o), new_(n) {}
+
+  std::vector<finding> run() {
+    compare(old_.root, new_.root, spell(new_.root), context::alone);
+    return std::move(findings_);
+  }
+
+ private:
+  void add(verdict v, const std::string& path, std::string_view rule, std::string message) {
+    findings_.push_back({v, path, std::string(rule), std::move(message)});
+  }
+
+  /// Compares without keeping findings: true if nothing breaking or silent came up.
+  bool survives(const type& o, const type& n, context ctx) {
+    std::vector<finding> saved;
+    saved.swap(findings_);
+    const auto saved_visited = visited_;
+    compare(o, n, "", ctx);
+    const bool ok = worst(findings_) == verdict::compatible;
+    findings_.swap(saved);
+    visited_ = saved_visited;
+    return ok;
+  }
+
+  const definition* named(const schema& s, const type& t) const { return s.named(t); }
+  const definition* old_def(const type& t) const { return named(old_, t); }
+  const definition* new_def(const type& t) const { return named(new_, t); }
+
+  /// complex<T> has the bytes of tuple<T, T>: compare it as one.
+  static type normalized(const type& t) {
+    if (t.kind != kind::complex) return t;
+    type tuple;
+    tuple.kind = kind::tuple;
+    tuple.args = {t.arg(), t.arg()};
+    return tuple;
+  }
+
+  std::string describe(const type& t) const { return "`" + spell(t) + "`"; }
+
+  void compare(const type& o_in, const type& n_in, const std::string& path, context ctx) {
+    const type o = normalized(o_in);
+    const type n = normalized(n_in);
+    if (o.kind == kind::deprecated || n.kind == kind::deprecated) return compare_deprecated(o, n, path, ctx);
+    const definition* od = old_def(o);
+    const definition* nd = new_def(n);
+    const bool old_enum = od && od->kind == definition_kind::enumeration;
+    const bool new_enum = nd && nd->kind == definition_kind::enumeration;
+    if (old_enum || new_enum) return compare_enum(o, n, od, nd, path, ctx);
+    if (od && nd) return compare_named(*od, *nd, path, ctx);
+    if (od || nd) return compare_named_with_other(o, n, od, nd, path, ctx);
+    if (o.kind == kind::primitive && n.kind == kind::primitive) return compare_primitives(o.prim, n.prim, path, ctx);
+    if (is_sequence_like(o) && is_sequence_like(n)) return compare_sequences(o, n, path);
+    if (o.kind == kind::array && n.kind == kind::array) return compare_arrays(o, n, path);
+    if (o.kind == kind::tuple && n.kind == kind::tuple) return compare_tuples(o, n, path);
+    if (o.kind == kind::variant && n.kind == kind::variant) return compare_variants(o, n, path);
+    if (o.kind == kind::bitset && n.kind == kind::bitset) {
+      if (o.size != n.size) add(verdict::breaking, path, "array-size", describe(o) + " → " + describe(n));
+      return;
+    }
+    if (o.kind == kind::duration && n.kind == kind::duration) return compare_durations(o, n, path);
+    if (o.kind == kind::time_point && n.kind == kind::time_point) {
+      if (o.clock != n.clock)
+        add(verdict::silent, path, "time-point-clock",
+            "clock " + o.clock + " → " + n.clock + ": the count is read against another epoch");
+      return compare_durations(o.arg(), n.arg(), path);
+    }
+    if (is_optional_like(o) && is_optional_like(n)) return compare_optionals(o, n, path);
+    if (o.kind == kind::pointer && n.kind == kind::pointer) return compare_pointers(o, n, path);
+    if (o.kind == kind::fixed && n.kind == kind::fixed) return compare_fixed(o, n, path);
+    if (o.kind == kind::fixed || n.kind == kind::fixed) {
+      add(verdict::breaking, path, "fixed-plain",
+          describe(o) + " → " + describe(n) + ": fixed-width bytes against a varint");
+      return;
+    }
+    if (n.kind == kind::optional && survives(o, n.arg(), ctx)) {
+      add(verdict::breaking, path, "optional-wrap",
+          describe(o) + " → " + describe(n) + ": `optional` adds a presence byte");
+      return;
+    }
+    if (o.kind == kind::optional && survives(o.arg(), n, ctx)) {
+      add(verdict::breaking, path, "optional-wrap", describe(o) + " → " + describe(n) + ": the presence byte goes");
+      return;
+    }
+    if ((is_sequence_like(o) && n.kind == kind::array) || (o.kind == kind::array && is_sequence_like(n))) {
+      add(verdict::breaking, path, "array-vector", describe(o) + " → " + describe(n) + ": a fixed array has no count");
+      return;
+    }
+    add(verdict::breaking, path, "change-type", describe(o) + " → " + describe(n));
+  }
+
+  // ---- retired fields ------------------------------------------------------------------------
+
+  void compare_deprecated(const type& o, const type& n, const std::string& path, context ctx) {
+    if (o.kind == kind::deprecated && n.kind == kind::deprecated) return compare(o.arg(), n.arg(), path, ctx);
+    if (n.kind == kind::deprecated) {
+      // The retired field still reads the old type's bytes; old readers read what it writes.
+      if (survives(o, n.arg(), ctx)) {
+        add(verdict::compatible, path, "retire-field",
+            describe(o) + " retired: new programs read and discard it, and write the default of its type");
+      } else {
+        compare(o, n.arg(), path, ctx);
+      }
+      return;
+    }
+    if (survives(o.arg(), n, ctx)) {
+      add(verdict::compatible, path, "retire-field", "the retired " + describe(o.arg()) + " is a field again");
+    } else {
+      compare(o.arg(), n, path, ctx);
+    }
+  }
+
+  // ---- scalars ---------------------------------------------------------------------------------
+
+  void compare_primitives(primitive o, primitive n, const std::string& path, context ctx) {
+    if (o == n) return;
+    const std::string change = "`" + std::string(primitive_name(o)) + "` → `" + std::string(primitive_name(n)) + "`";
+    const bool raw = ctx == context::block || ctx == context::record_field || ctx == context::nested_record;
+    if (o == primitive::monostate || n == primitive::monostate)
+      return add(verdict::breaking, path, "change-type", change);
+    if (raw) {
+      const std::string_view width_rule = ctx == context::block ? "resize-array-element" : "record-field-type";
+      if (block_width(o) != block_width(n))
+        return add(verdict::breaking, path, width_rule,
+                   change + ": " + std::to_string(block_width(o)) + " bytes against " + std::to_string(block_width(n)));
+      if (is_float(o) != is_float(n))
+        return add(verdict::silent, path, ctx == context::block ? "change-type" : "record-field-type",
+                   change + ": the same bytes read as another kind of number");
+      if (is_integer(o) && is_integer(n))
+        return add(verdict::silent, path, "change-signedness", change + ": the same bytes read with another sign");
+      if (o == primitive::boolean || n == primitive::boolean)
+        return add(verdict::compatible, path, "bool-unsigned",
+                   change + ": one byte; a bool reader refuses bytes other than 00 and 01 (invalid_value)");
+      return add(verdict::compatible, path, "string-bytes", change + ": the same raw bytes");
+    }
+    if (is_integer(o) && is_integer(n)) {
+      if (is_signed(o) != is_signed(n))
+        return add(verdict::silent, path, "change-signedness",
+                   change + ": signed integers are zigzag varints, so values read doubled or halved");
+      if (block_width(n) > block_width(o))
+        return add(verdict::compatible, path, "widen-integer",
+                   change + ": old programs refuse values that do not fit (value_out_of_range)");
+      return add(verdict::compatible, path, "narrow-integer",
+                 change + ": new programs refuse old values that do not fit (value_out_of_range)");
+    }
+    if (o == primitive::boolean || n == primitive::boolean) {
+      const primitive other = o == primitive::boolean ? n : o;
+      if (is_integer(other) && is_signed(other))
+        return add(verdict::silent, path, "bool-unsigned", change + ": true (01) is the zigzag varint of -1");
+      if (is_integer(other) || other == primitive::character || other == primitive::byte)
+        return add(verdict::compatible, path, "bool-unsigned",
+                   change + ": a bool reader refuses values other than 0 and 1 (invalid_value)");
+    }
+    if (is_float(o) && is_float(n))
+      return add(verdict::breaking, path, "float-double", change + ": 4 bytes against 8; reads fail or misread");
+    if ((o == primitive::character || o == primitive::byte) && (n == primitive::character || n == primitive::byte))
+      return add(verdict::compatible, path, "string-bytes", change + ": the same raw byte");
+    add(verdict::breaking, path, "change-type", change);
+  }
+
+  void compare_enum(const type& o, const type& n, const definition* od, const definition* nd, const std::string& path,
+                    context ctx) {
+    const bool old_enum = od && od->kind == definition_kind::enumeration;
+    const bool new_enum = nd && nd->kind == definition_kind::enumeration;
+    const bool raw = ctx == context::record_field || ctx == context::nested_record;
+    if (old_enum && new_enum) {
+      if (od->name != nd->name) add(verdict::compatible, path, "rename", "enum " + od->name + " → " + nd->name);
+      return compare_primitives(od->underlying, nd->underlying, path, ctx);
+    }
+    const type& other = old_enum ? n : o;
+    if (other.kind != kind::primitive ||
+        !(is_integer(other.prim) || other.prim == primitive::boolean || other.prim == primitive::character)) {
+      return add(verdict::breaking, path, "change-type", describe(o) + " → " + describe(n));
+    }
+    const primitive po = old_enum ? od->underlying : o.prim;
+    const primitive pn = new_enum ? nd->underlying : n.prim;
+    const std::size_t before = findings_.size();
+    compare_primitives(po, pn, path, ctx);
+    if (findings_.size() == before)
+      add(verdict::compatible, path, raw ? "record-integer-enum" : "integer-enum",
+          describe(o) + " → " + describe(n) + ": an enum is its underlying integer");
+  }
+
+  void compare_fixed(const type& o, const type& n, const std::string& path) {
+    const auto integer = [](const schema& s, const type& t) {
+      const definition* d = s.named(t);
+      return d ? d->underlying : t.prim;
+    };
+    compare_primitives(integer(old_, o.arg()), integer(new_, n.arg()), path, context::record_field);
+  }
+
+  // ---- containers --------------------------------------------------------------------------------
+
+  static bool is_sequence_like(const type& t) {
+    return t.kind == kind::string || t.kind == kind::sequence || t.kind == kind::bitvector || t.kind == kind::set ||
+           t.kind == kind::map;
+  }
+  static bool is_optional_like(const type& t) {
+    return t.kind == kind::optional || (t.kind == kind::pointer && (t.name == "unique" || t.name == "owning"));
+  }
+
+  shape shape_of(const schema& s, const type& t) const {
+    shape out;
+    out.view = t.view;
+    switch (t.kind) {
+      case kind::bitvector: out.form = shape::bits; return out;
+      case kind::string:
+        out.form = shape::block;
+        out.string = true;
+        out.element.prim = t.prim;
+        return out;
+      case kind::set:
+        out.associative = true;
+        out.unique = !t.multi;
+        out.element = t.arg();
+        return out;
+      case kind::map:
+        out.associative = true;
+        out.unique = !t.multi;
+        out.element.kind = kind::tuple;
+        out.element.args = t.args;
+        return out;
+      default: break;
+    }
+    out.element = t.arg();
+    out.varint = t.varint;
+    const definition* d = s.named(t.arg());
+    if (d && d->kind == definition_kind::record)
+      out.form = shape::records;
+    else if (block_element(t.arg()) && !t.varint)
+      out.form = shape::block;
+    return out;
+  }
+
+  void compare_sequences(const type& o, const type& n, const std::string& path) {
+    const shape so = shape_of(old_, o);
+    const shape sn = shape_of(new_, n);
+    const std::string change = describe(o) + " → " + describe(n);
+    if (so.form != sn.form) {
+      const auto is_enum = [](const schema& s, const type& t) {
+        const definition* d = s.named(t);
+        return d && d->kind == definition_kind::enumeration;
+      };
+      if (so.form == shape::bits || sn.form == shape::bits)
+        return add(verdict::breaking, path, "change-type", change + ": vector<bool> packs eight elements to a byte");
+      if (is_enum(old_, so.element) || is_enum(new_, sn.element))
+        return add(verdict::breaking, path, "integer-enum",
+                   change + ": in arrays, integers are a raw block and enums one varint each");
+      if (so.varint || sn.varint)
+        return add(verdict::breaking, path, "change-type", change + ": a raw block against varints (bifrons::varint)");
+      return add(verdict::breaking, path, "change-type", change);
+    }
+    if (so.form == shape::bits) return;
+    if (so.string != sn.string) {
+      add(verdict::compatible, path, "string-bytes", change + ": the same bytes (a count, then the code units)");
+      const primitive a = so.element.prim, b = sn.element.prim;
+      if (so.element.kind == kind::primitive && sn.element.kind == kind::primitive &&
+          block_width(a) == block_width(b) && !is_float(a) && !is_float(b) && a != primitive::boolean &&
+          b != primitive::boolean)
+        return;
+    }
+    if (so.view != sn.view)
+      add(verdict::compatible, path, so.string || sn.string ? "string-view" : "span-view",
+          change + ": the same bytes; a view is read in place, and may be refused (misaligned_view)");
+    if (so.form == shape::block) return compare(so.element, sn.element, path + "[]", context::block);
+    if (so.form == shape::records) return compare(so.element, sn.element, path + "[]", context::alone);
+    if (so.associative && sn.associative && o.kind != n.kind)
+      return add(verdict::breaking, path, "change-type", change);
+    if (so.associative || sn.associative) {
+      if (so.associative != sn.associative) {
+        add(verdict::compatible, path, "map-pairs",
+            change + ": the same bytes" +
+                (so.unique || sn.unique ? "; a set or map refuses equal keys (duplicate_key)" : ""));
+      } else if (so.unique && !sn.unique) {
+        add(verdict::compatible, path, "set-multiset",
+            change + ": old programs refuse new data that holds equal keys (duplicate_key)");
+      } else if (!so.unique && sn.unique) {
+        add(verdict::compatible, path, "multiset-set",
+            change + ": new programs refuse old data that holds equal keys (duplicate_key)");
+      }
+    }
+    if (o.kind == kind::map && n.kind == kind::map) {
+      compare(o.arg(0), n.arg(0), path + "{key}", context::alone);
+      return compare(o.arg(1), n.arg(1), path + "{value}", context::alone);
+    }
+    compare(so.element, sn.element, path + "[]", context::alone);
+  }
+
+  void compare_arrays(const type& o, const type& n, const std::string& path) {
+    if (o.size != n.size) {
+      add(verdict::breaking, path, "array-size",
+          describe(o) + " → " + describe(n) + ": the size is part of the type, not on the wire");
+      return;
+    }
+    const shape so = shape_of(old_, o);
+    const shape sn = shape_of(new_, n);
+    if (so.form != sn.form) return add(verdict::breaking, path, "change-type", describe(o) + " → " + describe(n));
+    compare(o.arg(), n.arg(), path + "[]", so.form == shape::block ? context::block : context::alone);
+  }
+
+  void compare_tuples(const type& o, const type& n, const std::string& path) {
+    if (o.args.size() != n.args.size()) {
+      add(verdict::breaking, path, "tuple-elements",
+          describe(o) + " → " + describe(n) + ": a tuple has no envelope; use a struct for values that grow");
+      return;
+    }
+    for (std::size_t i = 0; i < o.args.size(); ++i)
+      compare(o.args[i], n.args[i], path + "<" + std::to_string(i) + ">", context::alone);
+  }
+
+  void compare_variants(const type& o, const type& n, const std::string& path) {
+    const std::size_t common = std::min(o.args.size(), n.args.size());
+    for (std::size_t i = 0; i < common; ++i) {
+      if (!survives(o.args[i], n.args[i], context::alone)) {
+        add(verdict::breaking, path, "change-alternatives",
+            describe(o) + " → " + describe(n) + ": alternative " + std::to_string(i) +
+                " changed; the index identifies the alternative");
+        return;
+      }
+    }
+    for (std::size_t i = 0; i < common; ++i)
+      compare(o.args[i], n.args[i], path + "|" + std::to_string(i), context::alone);
+    if (n.args.size() > o.args.size())
+      add(verdict::compatible, path, "append-alternative",
+          describe(o) + " → " + describe(n) + ": old programs refuse the new alternatives (invalid_value)");
+    else if (n.args.size() < o.args.size())
+      add(verdict::compatible, path, "append-alternative",
+          describe(o) + " → " + describe(n) +
+              ": alternatives removed from the end; new programs refuse old data holding them (invalid_value)");
+  }
+
+  void compare_durations(const type& o, const type& n, const std::string& path) {
+    if (o.period != n.period)
+      add(verdict::silent, path, "duration-period",
+          "period " + o.period + " → " + n.period + " s: the period is not written, so the count is reinterpreted");
+    compare(o.arg(), n.arg(), path, context::alone);
+  }
+
+  void compare_optionals(const type& o, const type& n, const std::string& path) {
+    if (o.kind != n.kind)
+      add(verdict::compatible, path, "optional-unique",
+          describe(o) + " → " + describe(n) + ": 00, or 01 and the value");
+    else if (o.kind == kind::pointer && o.name != n.name)
+      add(verdict::compatible, path, "owning-unique", describe(o) + " → " + describe(n) + ": the same tags");
+    compare(o.arg(), n.arg(), path + (o.kind == kind::optional ? "?" : "*"), context::alone);
+  }
+
+  void compare_pointers(const type& o, const type& n, const std::string& path) {
+    const auto owns_alone = [](const std::string& r) { return r == "unique" || r == "owning"; };
+    const auto shares = [](const std::string& r) { return r == "shared" || r == "weak"; };
+    const auto observes = [](const std::string& r) { return r == "raw" || r == "reference"; };
+    const std::string change = describe(o) + " → " + describe(n);
+    if (o.name != n.name) {
+      if (owns_alone(o.name) && owns_alone(n.name)) {
+        add(verdict::compatible, path, "owning-unique", change + ": the same tags, 0 or 1 and the object");
+      } else if (owns_alone(o.name) && shares(n.name)) {
+        add(verdict::compatible, path, "unique-shared",
+            change + ": old programs refuse the references of objects shared twice (invalid_value)");
+      } else if (shares(o.name) && owns_alone(n.name)) {
+        add(verdict::compatible, path, "unique-shared",
+            change + ": new programs refuse the references of objects old data shares (invalid_value)");
+      } else if (shares(o.name) && shares(n.name)) {
+        add(verdict::compatible, path, "shared-weak",
+            change + ": the same tags; an object only a weak_ptr holds reads back expired");
+      } else if (observes(o.name) && observes(n.name)) {
+        add(verdict::compatible, path, "raw-reference",
+            change + ": both are references; a reference_wrapper refuses null (invalid_value)");
+      } else {
+        return add(verdict::breaking, path, "change-type",
+                   change + ": an owning pointer writes its object, a non-owning one a reference");
+      }
+    }
+    compare(o.arg(), n.arg(), path + "*", context::alone);
+  }
+
+  // ---- named types -------------------------------------------------------------------------------
+
+  void compare_named_with_other(const type& o, const type& n, const definition* od, const definition* nd,
+                                const std::string& path, context ctx) {
+    const std::string change = describe(o) + " → " + describe(n);
+    // A struct wrapping the old type (or the reverse): an envelope more (or less).
+    const auto wraps = [&](const definition* d, const type& other, bool old_is_struct) {
+      if (!d || d->kind != definition_kind::structure || d->fields.size() != 1) return false;
+      return old_is_struct ? survives(d->fields[0].type, other, ctx) : survives(other, d->fields[0].type, ctx);
+    };
+    if (wraps(nd, o, false) || wraps(od, n, true))
+      return add(verdict::breaking, path, "wrap-struct", change + ": a struct adds an envelope");
+    if (n.kind == kind::optional && od && survives(o, n.arg(), ctx))
+      return add(verdict::breaking, path, "optional-wrap", change + ": `optional` adds a presence byte");
+    if (o.kind == kind::optional && nd && survives(o.arg(), n, ctx))
+      return add(verdict::breaking, path, "optional-wrap", change + ": the presence byte goes");
+    add(verdict::breaking, path, "change-type", change);
+  }
+
+  void compare_named(const definition& od, const definition& nd, const std::string& path, context ctx) {
+    if (od.kind != nd.kind) {
+      if (od.kind != definition_kind::enumeration && nd.kind != definition_kind::enumeration)
+        return add(verdict::breaking, path, "struct-record",
+                   od.name + " → " + nd.name + ": a struct is an envelope of varints, a record fixed-width fields");
+      return add(verdict::breaking, path, "change-type", od.name + " → " + nd.name);
+    }
+    const auto key = std::make_tuple(od.name, nd.name, ctx);
+    if (!visited_.insert(key).second) return;
+    if (od.name != nd.name) add(verdict::compatible, path, "rename", "type " + od.name + " → " + nd.name);
+    if (od.kind == definition_kind::structure) return compare_struct(od, nd, path);
+    compare_fields(od.fields, nd.fields, path, true, ctx == context::record_field || ctx == context::nested_record);
+  }
+
+  void compare_struct(const definition& od, const definition& nd, const std::string& path) {
+    if (!od.version && nd.version) {
+      add(verdict::compatible, path, "add-version",
+          "class version " + std::to_string(*nd.version) +
+              " added: old programs ignore it, new hooks see 0 in old data");
+    } else if (od.version && !nd.version) {
+      add(verdict::compatible, path, "add-version",
+          "class version removed: old versioned hooks see version 0 in new data");
+    } else if (od.version && nd.version && *od.version != *nd.version) {
+      add(verdict::compatible, path, "bump-version",
+          "class version " + std::to_string(*od.version) + " → " + std::to_string(*nd.version) +
+              ": only hooks act on it");
+    }
+    if (od.identity != nd.identity) {
+      const bool pointers = holds_pointers(old_) || holds_pointers(new_);
+      add(pointers ? verdict::breaking : verdict::compatible, path, "identity",
+          std::string(nd.identity ? "enable_identity added" : "enable_identity removed") +
+              (pointers ? ": by-value objects take object ids, so every later id shifts"
+                        : ": no pointer in these messages, so no id shifts"));
+    }
+    if (od.hook != nd.hook)
+      add(verdict::compatible, path, "hook-aggregate",
+          nd.hook ? "now written by a hook: the same bytes while it writes the same fields"
+                  : "now an aggregate: the same bytes while its members are the hook's fields");
+    compare_fields(od.fields, nd.fields, path, false, false);
+  }
+
+  /// The fields of two structs or two records, by position; nested: a record inside a record.
+  /// Fields are paired in order; a field that only one side has in the middle is reported as
+  /// removed or inserted when the fields after it pair up once it is left out.
+  void compare_fields(const std::vector<field>& o, const std::vector<field>& n, const std::string& path, bool record,
+                      bool nested) {
+    const context ctx = record ? context::record_field : context::alone;
+    const auto at = [&](const field& f) { return path + "." + f.name; };
+    const auto pairs_up = [&](std::size_t a, std::size_t b) {
+      for (; a < o.size() && b < n.size(); ++a, ++b)
+        if (!survives(o[a].type, n[b].type, field_context(o[a], ctx))) return false;
+      return true;
+    };
+    if (reordered(o, n)) {
+      std::string order;
+      for (const field& f : n) order += (order.empty() ? "" : ", ") + f.name;
+      // Fields of the same types swapped read each other's values without an error.
+      add(pairs_up(0, 0) ? verdict::silent : verdict::breaking, path,
+          record ? "record-middle-fields" : "reorder-fields",
+          "fields reordered (now " + order + "): positions, not names, identify fields");
+      return;
+    }
+    std::size_t i = 0, k = 0;
+    while (i < o.size() && k < n.size()) {
+      if (!survives(o[i].type, n[k].type, field_context(o[i], ctx))) {
+        if (o.size() - i > n.size() - k && pairs_up(i + 1, k)) {
+          add(verdict::breaking, at(o[i]), record ? "record-middle-fields" : "remove-field",
+              "field " + o[i].name +
+                  " removed from the middle: every later field shifts; retire it with deprecated<T>");
+          ++i;
+          continue;
+        }
+        if (n.size() - k > o.size() - i && pairs_up(i, k + 1)) {
+          add(verdict::breaking, at(n[k]), record ? "record-middle-fields" : "insert-field",
+              "field " + n[k].name + " inserted in the middle: every later field shifts; append it instead");
+          ++k;
+          continue;
+        }
+      }
+      compare_field(o[i], n[k], at(n[k]), ctx);  // the same field, or a change of its type
+      ++i;
+      ++k;
+    }
+    for (; k < n.size(); ++k) {
+      if (nested)
+        add(verdict::breaking, at(n[k]), "record-nested-append",
+            "field appended to a record nested in a record: its size is fixed there, so every later field shifts");
+      else
+        add(verdict::compatible, at(n[k]), record ? "record-append-field" : "append-field",
+            "field " + n[k].name +
+                " appended: old programs skip it, new programs reading old data give it its default");
+    }
+    for (; i < o.size(); ++i) {
+      if (nested)
+        add(verdict::breaking, at(o[i]), "record-nested-append",
+            "field removed from a record nested in a record: every later field shifts");
+      else
+        add(verdict::compatible, at(o[i]), record ? "record-remove-last-field" : "remove-last-field",
+            "last field " + o[i].name +
+                " removed: old programs give it its default; do not reuse its position for another type while old "
+                "data may be read (retire it with deprecated<T> instead)");
+    }
+  }
+
+  void compare_field(const field& o, const field& n, const std::string& p, context ctx) {
+    if (o.name != n.name)
+      add(verdict::compatible, p, "rename", "field " + o.name + " → " + n.name + " (names are not on the wire)");
+    const std::size_t before = findings_.size();
+    compare(o.type, n.type, p, field_context(o, ctx));
+    // A default is compared where the type is the same (a changed type changes its default's bytes).
+    if (findings_.size() == before && spell(o.type) == spell(n.type) && o.default_bytes != n.default_bytes)
+      add(verdict::compatible, p, "change-default",
+          "default " + to_hex(o.default_bytes) + " → " + to_hex(n.default_bytes) +
+              ": new programs fill the field with the new default where old data lacks it");
+  }
+
+  context field_context(const field& f, context ctx) const {
+    if (ctx != context::record_field) return ctx;
+    // A record field that is itself a record: nested, it cannot grow.
+    const definition* d = old_.named(f.type);
+    return d && d->kind == definition_kind::record ? context::nested_record : ctx;
+  }
+
+  /// The same names in another order (at least two fields moved).
+  static bool reordered(const std::vector<field>& o, const std::vector<field>& n) {
+    if (o.size() != n.size() || o.size() < 2) return false;
+    std::multiset<std::string> old_names, new_names;
+    for (const field& f : o) old_names.insert(f.name);
+    for (const field& f : n) new_names.insert(f.name);
+    if (old_names != new_names) return false;
+    std::size_t moved = 0;
+    for (std::size_t i = 0; i < o.size(); ++i) moved += o[i].name != n[i].name;
+    return moved >= 2;
+  }
+
+  const schema& old_;
+  const schema& new_;
+  std::vector<finding> findings_;
+  std::set<std::tuple<std::string, std::string, context>> visited_;
+};
+
+}  // namespace
+
+std::vector<finding> check(const schema& old_schema, const schema& new_schema, const check_options& options) {
+  std::vector<finding> findings;
+  if (options.framed && spell(old_schema.root) != spell(new_schema.root))
+    findings.push_back({verdict::breaking, spell(new_schema.root), "framed-rename",
+                        "the frame's type name " + spell(old_schema.root) + " → " + spell(new_schema.root) +
+                            ": framed data of the old name is refused (type_mismatch); keep it with "
+                            "bifrons::schema_name"});
+  std::vector<finding> rest = checker(old_schema, new_schema).run();
+  findings.insert(findings.end(), rest.begin(), rest.end());
+  return findings;
+}
+
+}  // namespace bifrons::tools

@@ -1,0 +1,887 @@
+// SPDX-License-Identifier: MIT
+#include "decoder.hpp"
+
+#include <bifrons/frame.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cstring>
+#include <limits>
+
+namespace bifrons::tools {
+
+std::string_view errc_name(errc code) {
+  switch (code) {
+    case errc::ok: return "ok";
+    case errc::unexpected_end: return "unexpected_end";
+    case errc::buffer_too_small: return "buffer_too_small";
+    case errc::malformed_varint: return "malformed_varint";
+    case errc::value_out_of_range: return "value_out_of_range";
+    case errc::invalid_value: return "invalid_value";
+    case errc::count_exceeds_input: return "count_exceeds_input";
+    case errc::depth_limit_exceeded: return "depth_limit_exceeded";
+    case errc::allocation_limit_exceeded: return "allocation_limit_exceeded";
+    case errc::element_limit_exceeded: return "element_limit_exceeded";
+    case errc::trailing_bytes: return "trailing_bytes";
+    case errc::duplicate_key: return "duplicate_key";
+    case errc::misaligned_view: return "misaligned_view";
+    case errc::out_of_memory: return "out_of_memory";
+    case errc::stream_error: return "stream_error";
+    case errc::user_error: return "user_error";
+    case errc::bucket_limit_exceeded: return "bucket_limit_exceeded";
+    case errc::invalid_stride: return "invalid_stride";
+    case errc::unwritten_pointee: return "unwritten_pointee";
+    case errc::ownership_conflict: return "ownership_conflict";
+    case errc::ownership_cycle: return "ownership_cycle";
+    case errc::object_limit_exceeded: return "object_limit_exceeded";
+    case errc::unknown_type: return "unknown_type";
+    case errc::unregistered_type: return "unregistered_type";
+    case errc::not_bifrons: return "not_bifrons";
+    case errc::type_mismatch: return "type_mismatch";
+  }
+  return "unknown";
+}
+
+std::optional<errc> errc_from_name(std::string_view name) {
+  for (unsigned i = 0; i < 256; ++i) {
+    const auto code = static_cast<errc>(i);
+    if (errc_name(code) == name) return code;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+template <class F>
+json finite_or_special(F value) {
+  using U = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
+  const U bits = std::bit_cast<U>(value);
+  if (value != value) {
+    constexpr U quiet = static_cast<U>(sizeof(F) == 4 ? 0x7FC00000u : 0x7FF8000000000000u);
+    if (bits == quiet) return json("nan");
+    char hex[17];
+    const auto r = std::to_chars(hex, hex + sizeof hex, bits, 16);
+    std::string digits(hex, r.ptr);
+    digits.insert(0, 2 * sizeof(F) - digits.size(), '0');
+    return json("nan:" + digits);
+  }
+  if (value == std::numeric_limits<F>::infinity()) return json("inf");
+  if (value == -std::numeric_limits<F>::infinity()) return json("-inf");
+  char buf[40];
+  const auto r = std::to_chars(buf, buf + sizeof buf, value);
+  std::string text(buf, r.ptr);
+  if (text.find_first_of(".e") == std::string::npos) text += ".0";
+  return json::number(text);
+}
+
+}  // namespace
+
+json float_json(double value) { return finite_or_special(value); }
+json float_json(float value) { return finite_or_special(value); }
+
+namespace {
+
+struct failure {
+  errc code;
+  std::size_t offset;
+};
+
+/// An object with an id (docs/format.md section 23).
+struct object {
+  std::string type;  // spelled; empty once forgotten (read inside a discarded value)
+  enum class held : std::uint8_t { shared, unique, by_value } kind;
+  bool in_progress = true;
+  bool owned = false;  // shared: a shared_ptr of the value holds it
+  std::optional<std::size_t> observed_at;
+};
+
+bool valid_utf8(std::span<const std::byte> s) {
+  std::string_view text(reinterpret_cast<const char*>(s.data()), s.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t start = i;
+    const char32_t c = bifrons::detail::json::next_code_point(text, i);
+    if (c == 0xFFFD && text.substr(start, 3) != "\xEF\xBF\xBD") return false;
+  }
+  return true;
+}
+
+void put_utf8(std::string& out, char32_t c) {
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    out += static_cast<char>(0xC0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    out += static_cast<char>(0xE0 | (c >> 12));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (c >> 18));
+    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
+
+std::uint64_t load_le(const std::byte* p, std::size_t width) {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < width; ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
+  return v;
+}
+
+std::int64_t sign_extend(std::uint64_t v, std::size_t width) {
+  if (width < 8 && (v >> (8 * width - 1)) & 1) v |= ~std::uint64_t{0} << (8 * width);
+  return static_cast<std::int64_t>(v);
+}
+
+class decoder {
+ public:
+  decoder(const schema& s, std::span<const std::byte> in, const decode_options& options, bool defaults)
+      : s_(s), in_(in), limit_(in.size()), depth_left_(options.max_depth), options_(options), defaults_(defaults) {}
+
+  decode_result run(const type& t) {
+    decode_result result;
+    try {
+      result.value = read(t);
+      if (!options_.allow_trailing && pos_ != in_.size()) fail(errc::trailing_bytes, pos_);
+      for (const object& o : objects_)
+        if (o.observed_at && o.kind == object::held::shared && !o.owned) fail(errc::invalid_value, *o.observed_at);
+      result.ok = true;
+    } catch (const failure& f) {
+      result.code = f.code;
+      result.offset = f.offset;
+      result.path = error_path_;
+    }
+    result.end = pos_;
+    result.annotations = std::move(notes_);
+    return result;
+  }
+
+ private:
+  [[noreturn]] void fail(errc code, std::size_t at) {
+    if (error_path_.empty()) error_path_ = current_path();
+    throw failure{code, at};
+  }
+
+  std::string current_path() const {
+    std::string p;
+    for (const std::string& segment : path_) p += segment;
+    return p.empty() ? "(root)" : p;
+  }
+
+  struct path_scope {
+    decoder& d;
+    path_scope(decoder& dec, std::string segment) : d(dec) { d.path_.push_back(std::move(segment)); }
+    ~path_scope() { d.path_.pop_back(); }
+    path_scope(const path_scope&) = delete;
+    path_scope& operator=(const path_scope&) = delete;
+  };
+
+  void note(std::size_t offset, std::size_t length, std::string text) {
+    if (!options_.annotate) return;
+    notes_.push_back({offset, length, path_.size(), current_path(), std::move(text)});
+  }
+
+  std::size_t remaining() const { return limit_ - pos_; }
+
+  const std::byte* take(std::size_t n) {
+    if (remaining() < n) fail(errc::unexpected_end, pos_);
+    const std::byte* p = in_.data() + pos_;
+    pos_ += n;
+    return p;
+  }
+
+  std::uint8_t byte() { return static_cast<std::uint8_t>(*take(1)); }
+
+  /// A minimal LEB128 varint of at most 64 bits; every error at its first byte.
+  std::uint64_t varint() {
+    const std::size_t start = pos_;
+    std::uint64_t value = 0;
+    for (unsigned shift = 0;; shift += 7) {
+      if (pos_ == limit_) fail(errc::unexpected_end, start);
+      const auto b = static_cast<std::uint8_t>(in_[pos_++]);
+      if (shift == 63 && b > 1) fail(errc::malformed_varint, start);
+      value |= static_cast<std::uint64_t>(b & 0x7F) << shift;
+      if (b < 0x80) {
+        if (b == 0 && shift != 0) fail(errc::malformed_varint, start);
+        return value;
+      }
+    }
+  }
+
+  /// A count, checked as source::check_count does (without the budget); min: the fewest bytes
+  /// an element takes.
+  std::uint64_t count(std::uint64_t min, std::string_view what = "count") {
+    const std::size_t at = pos_;
+    const std::uint64_t n = varint();
+    note(at, pos_ - at, std::string(what) + " " + std::to_string(n));
+    if (n == 0) return 0;
+    if (n > options_.max_elements) fail(errc::element_limit_exceeded, at);
+    if (min != 0 && n > remaining() / min) fail(errc::count_exceeds_input, at);
+    return n;
+  }
+
+  json integer_json(primitive p, std::uint64_t raw_or_bits) const {
+    if (is_signed(p)) return json::integer(static_cast<std::int64_t>(raw_or_bits));
+    return json::integer(raw_or_bits);
+  }
+
+  /// A scalar integer: a varint, zigzag for signed types, that must fit the type.
+  json integer(primitive p) {
+    const std::size_t at = pos_;
+    const std::uint64_t raw = varint();
+    const std::size_t width = block_width(p);
+    const std::uint64_t max = width >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * width)) - 1;
+    if (raw > max) fail(errc::value_out_of_range, at);
+    json v = is_signed(p) ? json::integer(static_cast<std::int64_t>((raw >> 1) ^ (~(raw & 1) + 1)))
+                          : json::integer(raw);
+    note(at, pos_ - at, v.text());
+    return v;
+  }
+
+  json scalar(primitive p) {
+    const std::size_t at = pos_;
+    switch (p) {
+      case primitive::boolean: {
+        const std::uint8_t b = byte();
+        if (b > 1) fail(errc::invalid_value, at);
+        note(at, 1, b ? "true" : "false");
+        return json(b == 1);
+      }
+      case primitive::character:
+      case primitive::byte: {
+        const std::uint8_t b = byte();
+        note(at, 1, std::to_string(b));
+        return json::integer(b);
+      }
+      case primitive::f32: {
+        const float f = std::bit_cast<float>(static_cast<std::uint32_t>(load_le(take(4), 4)));
+        json v = float_json(f);
+        note(at, 4, to_text(v));
+        return v;
+      }
+      case primitive::f64: {
+        const double d = std::bit_cast<double>(load_le(take(8), 8));
+        json v = float_json(d);
+        note(at, 8, to_text(v));
+        return v;
+      }
+      case primitive::monostate: return json();
+      default: return integer(p);
+    }
+  }
+
+  /// A fixed-width value at p (a block element, a record field, fixed()): false if invalid.
+  bool fixed_value(primitive p, const std::byte* at, json& out) const {
+    const std::size_t width = block_width(p);
+    const std::uint64_t bits = load_le(at, width);
+    switch (p) {
+      case primitive::boolean: out = json(bits == 1); return bits <= 1;
+      case primitive::character:
+      case primitive::byte: out = json::integer(bits); return true;
+      case primitive::f32: out = float_json(std::bit_cast<float>(static_cast<std::uint32_t>(bits))); return true;
+      case primitive::f64: out = float_json(std::bit_cast<double>(bits)); return true;
+      default: out = is_signed(p) ? json::integer(sign_extend(bits, width)) : json::integer(bits); return true;
+    }
+  }
+
+  json read(const type& t, bool introduced_by_pointer = false) {
+    switch (t.kind) {
+      case kind::primitive: return scalar(t.prim);
+      case kind::named: return read_named(s_.at(t.name), introduced_by_pointer);
+      case kind::string: return read_string(t);
+      case kind::sequence: return read_sequence(t);
+      case kind::bitvector: return read_bitvector();
+      case kind::array: return read_array(t);
+      case kind::bitset: return read_bitset(t);
+      case kind::set:
+      case kind::map: return read_associative(t);
+      case kind::tuple: {
+        json v = json::array();
+        for (std::size_t i = 0; i < t.args.size(); ++i) {
+          path_scope scope(*this, "<" + std::to_string(i) + ">");
+          v.push(read(t.args[i]));
+        }
+        return v;
+      }
+      case kind::complex: {
+        json v = json::array();
+        {
+          path_scope scope(*this, ".real");
+          v.push(read(t.arg()));
+        }
+        path_scope scope(*this, ".imag");
+        v.push(read(t.arg()));
+        return v;
+      }
+      case kind::optional: {
+        const std::size_t at = pos_;
+        const std::uint8_t tag = byte();
+        if (tag == 0) {
+          note(at, 1, "optional: empty");
+          return json();
+        }
+        if (tag != 1) fail(errc::invalid_value, at);
+        note(at, 1, "optional: engaged");
+        path_scope scope(*this, "?");
+        json v = read(t.arg());
+        if (nullable(t.arg())) {
+          json some = json::object();
+          some.set("some", std::move(v));
+          return some;
+        }
+        return v;
+      }
+      case kind::variant: {
+        const std::size_t at = pos_;
+        const std::uint64_t index = varint();
+        if (index >= t.args.size()) fail(errc::invalid_value, at);
+        note(at, pos_ - at, "variant: alternative " + std::to_string(index) + ", " + spell(t.args[index]));
+        path_scope scope(*this, "|" + std::to_string(index));
+        json v = json::object();
+        v.set("index", json::integer(index));
+        v.set("value", read(t.args[index]));
+        return v;
+      }
+      case kind::duration: return read(t.arg());
+      case kind::time_point: return read(t.arg().arg());
+      case kind::pointer: return read_pointer(t);
+      case kind::fixed: {
+        const definition* d = s_.named(t.arg());
+        const primitive p = d ? d->underlying : t.arg().prim;
+        const std::size_t at = pos_;
+        json v;
+        // A fixed bool that is not 0 or 1 does not fit: value_out_of_range, as for any fixed().
+        if (!fixed_value(p, take(block_width(p)), v)) fail(errc::value_out_of_range, at);
+        note(at, block_width(p), "fixed " + to_text(v));
+        return v;
+      }
+      case kind::deprecated: {
+        const std::size_t mark = objects_.size();
+        path_scope scope(*this, "(deprecated)");
+        json v = read(t.arg());
+        // Discarded: references to the objects read inside it become errors (shared objects
+        // stay: the reader keeps them alive).
+        for (std::size_t i = mark; i < objects_.size(); ++i)
+          if (objects_[i].kind != object::held::shared) objects_[i].type.clear();
+        return v;
+      }
+    }
+    return json();
+  }
+
+  bool nullable(const type& t) const {
+    if (t.kind == kind::deprecated) return nullable(t.arg());
+    return t.kind == kind::optional || t.kind == kind::pointer ||
+           (t.kind == kind::primitive && t.prim == primitive::monostate);
+  }
+
+  json read_named(const definition& d, bool introduced_by_pointer) {
+    switch (d.kind) {
+      case definition_kind::enumeration: return scalar(d.underlying);
+      case definition_kind::structure: return read_struct(d, introduced_by_pointer);
+      case definition_kind::record: return read_record_alone(d);
+    }
+    return json();
+  }
+
+  json read_struct(const definition& d, bool introduced_by_pointer) {
+    const std::size_t start = pos_;
+    std::optional<std::size_t> id;
+    if (d.identity && !introduced_by_pointer && !defaults_) {
+      count_object(start);
+      objects_.push_back({d.name, object::held::by_value, false, false, std::nullopt});
+      id = objects_.size();
+    }
+    if (depth_left_ == 0) fail(errc::depth_limit_exceeded, start);
+    --depth_left_;
+    const std::uint64_t h = varint();
+    const std::uint64_t length = h >> 1;
+    if (length > remaining()) fail(errc::unexpected_end, start);
+    note(start, pos_ - start, d.name + ": " + std::to_string(length) + " bytes" + ((h & 1) ? ", with a version" : ""));
+    const std::size_t saved_limit = limit_;
+    limit_ = pos_ + static_cast<std::size_t>(length);
+    const std::size_t body_end = limit_;
+    json v = json::object();
+    if (h & 1) {
+      const std::size_t at = pos_;
+      const std::uint64_t version = varint();
+      if (version > 0xFFFFFFFFu) fail(errc::value_out_of_range, at);
+      note(at, pos_ - at, "version " + std::to_string(version));
+      v.set("$version", json::integer(version));
+    }
+    if (id) v.set("$id", json::integer(*id));
+    for (const field& f : d.fields) {
+      path_scope scope(*this, "." + f.name);
+      if (pos_ == limit_) {
+        note(pos_, 0, "missing: the default " + to_hex(f.default_bytes));
+        v.set(f.name, decode_default(f.type, f.default_bytes, false));
+      } else {
+        v.set(f.name, read(f.type));
+      }
+    }
+    if (pos_ < body_end) {
+      note(pos_, body_end - pos_,
+           "skipped: " + std::to_string(body_end - pos_) + " bytes of fields this schema does not know");
+      v.set("$skipped", to_hex(std::vector<std::byte>(in_.begin() + static_cast<std::ptrdiff_t>(pos_),
+                                                      in_.begin() + static_cast<std::ptrdiff_t>(body_end))));
+    }
+    pos_ = body_end;
+    limit_ = saved_limit;
+    ++depth_left_;
+    return v;
+  }
+
+  json decode_default(const type& t, const std::vector<std::byte>& bytes, bool record_field) {
+    if (bytes.empty() && min_size(s_, t) != 0) return json();  // a default that cannot be written
+    decode_options options;
+    options.max_depth = depth_left_;
+    decoder d(s_, bytes, options, true);
+    if (record_field) {
+      json v;
+      d.record_field_value(t, bytes.data(), v);
+      return v;
+    }
+    decode_result r = d.run(t);
+    if (!r.ok) throw schema_error("schema: a field default does not decode (" + std::string(errc_name(r.code)) + ")");
+    return std::move(r.value);
+  }
+
+  // ---- records ---------------------------------------------------------------------------------
+
+  static bool whole_fields(const definition& d, std::uint64_t length) {
+    if (length >= d.size) return true;
+    if (length == 0) return true;
+    for (const field& f : d.fields)
+      if (f.offset + f.width == length) return true;
+    return false;
+  }
+
+  /// A record field of type t at p: its value, or false (and the reason) if a value is invalid.
+  errc record_field_value(const type& t, const std::byte* p, json& out) {
+    if (block_element(t)) {
+      if (!fixed_value(t.prim, p, out))
+        return t.prim == primitive::boolean ? errc::invalid_value : errc::value_out_of_range;
+      return errc::ok;
+    }
+    if (t.kind == kind::array) {
+      out = json::array();
+      const std::uint64_t width = record_width(s_, t.arg());
+      for (std::uint64_t i = 0; i < t.size; ++i) {
+        json e;
+        if (const errc r = record_field_value(t.arg(), p + i * width, e); r != errc::ok) return r;
+        out.push(std::move(e));
+      }
+      return errc::ok;
+    }
+    const definition& d = s_.at(t.name);
+    if (d.kind == definition_kind::enumeration) {
+      type u;
+      u.prim = d.underlying;
+      return record_field_value(u, p, out);
+    }
+    out = json::object();
+    for (const field& f : d.fields) {
+      json e;
+      if (const errc r = record_field_value(f.type, p + f.offset, e); r != errc::ok) return r;
+      out.set(f.name, std::move(e));
+    }
+    return errc::ok;
+  }
+
+  /// The record at p (taken already) whose data has `length` bytes: fields wholly inside them,
+  /// the others at their defaults; bytes beyond the reader's fields skipped.
+  json record_at(const definition& d, std::size_t p, std::size_t length) {
+    json v = json::object();
+    for (const field& f : d.fields) {
+      path_scope scope(*this, "." + f.name);
+      if (f.offset + f.width <= length) {
+        json e;
+        if (const errc r = record_field_value(f.type, in_.data() + p + f.offset, e); r != errc::ok)
+          fail(r, p + static_cast<std::size_t>(f.offset));
+        note(p + static_cast<std::size_t>(f.offset), static_cast<std::size_t>(f.width), to_text(e));
+        v.set(f.name, std::move(e));
+      } else {
+        note(p + std::min<std::size_t>(length, static_cast<std::size_t>(f.offset)), 0,
+             "missing: the default " + to_hex(f.default_bytes));
+        v.set(f.name, decode_default(f.type, f.default_bytes, true));
+      }
+    }
+    if (length > d.size) {
+      const auto from = in_.begin() + static_cast<std::ptrdiff_t>(p + d.size);
+      note(p + d.size, length - d.size,
+           "skipped: " + std::to_string(length - d.size) + " bytes of fields this schema does not know");
+      v.set("$skipped", to_hex(std::vector<std::byte>(from, from + static_cast<std::ptrdiff_t>(length - d.size))));
+    }
+    return v;
+  }
+
+  json read_record_alone(const definition& d) {
+    const std::size_t start = pos_;
+    const std::uint64_t h = varint();
+    const std::uint64_t length = h >> 1;
+    if (length > remaining()) fail(errc::unexpected_end, start);
+    if (h & 1) fail(errc::invalid_value, start);
+    if (!whole_fields(d, length)) fail(errc::invalid_stride, start);
+    note(start, pos_ - start, d.name + " (record): " + std::to_string(length) + " bytes");
+    const std::size_t p = pos_;
+    take(static_cast<std::size_t>(length));
+    return record_at(d, p, static_cast<std::size_t>(length));
+  }
+
+  std::uint64_t stride(const definition& d) {
+    const std::size_t at = pos_;
+    const std::uint64_t width = varint();
+    if (!whole_fields(d, width)) fail(errc::invalid_stride, at);
+    note(at, pos_ - at, "stride " + std::to_string(width));
+    return width;
+  }
+
+  json record_block(const definition& d) {
+    const std::size_t start = pos_;
+    const std::uint64_t n = varint();
+    note(start, pos_ - start, "count " + std::to_string(n));
+    json v = json::array();
+    if (n == 0) return v;
+    const std::uint64_t width = stride(d);
+    if (width > remaining()) fail(errc::count_exceeds_input, start);
+    if (n > options_.max_elements) fail(errc::element_limit_exceeded, start);
+    if (width != 0 && n > remaining() / width) fail(errc::count_exceeds_input, start);
+    const std::size_t p = pos_;
+    take(static_cast<std::size_t>(n * width));
+    for (std::uint64_t i = 0; i < n; ++i) {
+      path_scope scope(*this, "[" + std::to_string(i) + "]");
+      v.push(record_at(d, p + static_cast<std::size_t>(i * width), static_cast<std::size_t>(width)));
+    }
+    return v;
+  }
+
+  // ---- containers ------------------------------------------------------------------------------
+
+  const definition* record_of(const type& t) const {
+    const definition* d = s_.named(t);
+    return d && d->kind == definition_kind::record ? d : nullptr;
+  }
+
+  /// n block elements of p at the current position (a string's code units, an arithmetic array).
+  json block(primitive p, std::uint64_t n) {
+    const std::size_t width = block_width(p);
+    const std::size_t at = pos_;
+    const std::byte* data = take(static_cast<std::size_t>(n) * width);
+    json v = json::array();
+    for (std::uint64_t i = 0; i < n; ++i) {
+      json e;
+      // An invalid element (a bool byte other than 00/01) is reported at the block's start.
+      if (!fixed_value(p, data + i * width, e)) fail(errc::invalid_value, at);
+      if (options_.annotate) {
+        path_scope scope(*this, "[" + std::to_string(i) + "]");
+        note(at + static_cast<std::size_t>(i) * width, width, to_text(e));
+      }
+      v.push(std::move(e));
+    }
+    return v;
+  }
+
+  json read_string(const type& t) {
+    const std::size_t width = block_width(t.prim);
+    const std::uint64_t n = count(width, "length");
+    const std::size_t at = pos_;
+    const std::byte* data = take(static_cast<std::size_t>(n) * width);
+    const std::span<const std::byte> bytes(data, static_cast<std::size_t>(n) * width);
+    std::vector<std::uint32_t> units;
+    for (std::uint64_t i = 0; i < n; ++i) units.push_back(static_cast<std::uint32_t>(load_le(data + i * width, width)));
+    std::optional<std::string> text;
+    if (t.prim == primitive::character) {
+      if (valid_utf8(bytes)) text.emplace(reinterpret_cast<const char*>(data), static_cast<std::size_t>(n));
+    } else if (t.prim == primitive::u16) {
+      std::string out;
+      bool ok = true;
+      for (std::size_t i = 0; i < units.size() && ok; ++i) {
+        const std::uint32_t u = units[i];
+        if (u >= 0xD800 && u <= 0xDBFF && i + 1 < units.size() && units[i + 1] >= 0xDC00 && units[i + 1] <= 0xDFFF) {
+          put_utf8(out, 0x10000 + ((u - 0xD800) << 10) + (units[i + 1] - 0xDC00));
+          ++i;
+        } else if (u >= 0xD800 && u <= 0xDFFF) {
+          ok = false;
+        } else {
+          put_utf8(out, u);
+        }
+      }
+      if (ok) text = std::move(out);
+    } else {
+      std::string out;
+      bool ok = true;
+      for (const std::uint32_t u : units) {
+        if (u > 0x10FFFF || (u >= 0xD800 && u <= 0xDFFF)) ok = false;
+        if (ok) put_utf8(out, u);
+      }
+      if (ok) text = std::move(out);
+    }
+    if (text) {
+      json v(*text);
+      if (n != 0) note(at, bytes.size(), to_text(v));
+      return v;
+    }
+    json list = json::array();
+    for (const std::uint32_t u : units) list.push(json::integer(u));
+    json v = json::object();
+    v.set("units", std::move(list));
+    note(at, bytes.size(), to_text(v));
+    return v;
+  }
+
+  json read_sequence(const type& t) {
+    if (const definition* d = record_of(t.arg())) return record_block(*d);
+    if (block_element(t.arg()) && !t.varint) {
+      const std::uint64_t n = count(block_width(t.arg().prim));
+      return block(t.arg().prim, n);
+    }
+    const std::uint64_t n = count(t.varint ? min_size(s_, t.arg()) : element_min_size(s_, t.arg()));
+    json v = json::array();
+    for (std::uint64_t i = 0; i < n; ++i) {
+      path_scope scope(*this, "[" + std::to_string(i) + "]");
+      v.push(read(t.arg()));
+    }
+    return v;
+  }
+
+  json read_array(const type& t) {
+    json v = json::array();
+    if (const definition* d = record_of(t.arg())) {
+      if (t.size == 0) return v;
+      const std::size_t at = pos_;
+      const std::uint64_t width = stride(*d);
+      if (width != 0 && t.size > remaining() / width) fail(errc::unexpected_end, at);
+      const std::size_t p = pos_;
+      take(static_cast<std::size_t>(t.size * width));
+      for (std::uint64_t i = 0; i < t.size; ++i) {
+        path_scope scope(*this, "[" + std::to_string(i) + "]");
+        v.push(record_at(*d, p + static_cast<std::size_t>(i * width), static_cast<std::size_t>(width)));
+      }
+      return v;
+    }
+    if (block_element(t.arg()) && !t.varint) return block(t.arg().prim, t.size);
+    for (std::uint64_t i = 0; i < t.size; ++i) {
+      path_scope scope(*this, "[" + std::to_string(i) + "]");
+      v.push(read(t.arg()));
+    }
+    return v;
+  }
+
+  json bits(const std::byte* p, std::uint64_t n, std::size_t bytes) {
+    // The unused high bits of the last byte are zero.
+    if (n % 8 != 0 && (static_cast<unsigned>(p[bytes - 1]) >> (n % 8)) != 0)
+      fail(errc::invalid_value, static_cast<std::size_t>(p + bytes - 1 - in_.data()));
+    json v = json::array();
+    for (std::uint64_t i = 0; i < n; ++i) v.push(json(((static_cast<unsigned>(p[i / 8]) >> (i % 8)) & 1) != 0));
+    return v;
+  }
+
+  json read_bitvector() {
+    const std::size_t at = pos_;
+    const std::uint64_t n = count(0);
+    const std::size_t bytes = static_cast<std::size_t>((n + 7) / 8);
+    if (bytes > remaining()) fail(errc::count_exceeds_input, at);
+    const std::byte* p = take(bytes);
+    json v = bits(p, n, bytes);
+    note(static_cast<std::size_t>(p - in_.data()), bytes, to_text(v));
+    return v;
+  }
+
+  json read_bitset(const type& t) {
+    const std::size_t bytes = static_cast<std::size_t>((t.size + 7) / 8);
+    const std::byte* p = take(bytes);
+    json v = bits(p, t.size, bytes);
+    note(static_cast<std::size_t>(p - in_.data()), bytes, to_text(v));
+    return v;
+  }
+
+  /// Keys are equal when their values are, floating point compared as numbers.
+  static bool same_key(const json& a, const json& b) {
+    if (a.is_number() && b.is_number()) {
+      if (a.text().find_first_of(".e") == std::string::npos && b.text().find_first_of(".e") == std::string::npos)
+        return a.text() == b.text();
+      return std::strtod(a.text().c_str(), nullptr) == std::strtod(b.text().c_str(), nullptr);
+    }
+    if (a.is_string() && b.is_string() && (a.text().rfind("nan", 0) == 0 || b.text().rfind("nan", 0) == 0))
+      return false;
+    if (a.kind() != b.kind()) return false;
+    if (a.is_array()) {
+      if (a.items().size() != b.items().size()) return false;
+      for (std::size_t i = 0; i < a.items().size(); ++i)
+        if (!same_key(a.items()[i], b.items()[i])) return false;
+      return true;
+    }
+    if (a.is_object()) {
+      if (a.members().size() != b.members().size()) return false;
+      for (const auto& [k, v] : a.members()) {
+        const json* other = b.find(k);
+        if (other == nullptr || !same_key(v, *other)) return false;
+      }
+      return true;
+    }
+    return a == b;
+  }
+
+  json read_associative(const type& t) {
+    const bool is_map = t.kind == kind::map;
+    const std::uint64_t n = count(min_size(s_, t.arg(0)) + (is_map ? min_size(s_, t.arg(1)) : 0));
+    json v = json::array();
+    std::vector<json> keys;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      path_scope scope(*this, "[" + std::to_string(i) + "]");
+      const std::size_t at = pos_;
+      json key;
+      {
+        path_scope k(*this, is_map ? "{key}" : "");
+        key = read(t.arg(0));
+      }
+      json element = key;
+      if (is_map) {
+        path_scope value_scope(*this, "{value}");
+        element = json::array();
+        element.push(key);
+        element.push(read(t.arg(1)));
+      }
+      if (!t.multi) {
+        for (const json& k : keys)
+          if (same_key(k, key)) fail(errc::duplicate_key, at);
+        keys.push_back(key);
+      }
+      v.push(std::move(element));
+    }
+    return v;
+  }
+
+  // ---- pointers ----------------------------------------------------------------------------------
+
+  void count_object(std::size_t at) {
+    if (objects_.size() >= options_.max_objects) fail(errc::object_limit_exceeded, at);
+  }
+
+  object& referenced(std::uint64_t tag, const type& to, std::size_t at) {
+    const std::uint64_t index = tag - 3;
+    if (index >= objects_.size()) fail(errc::invalid_value, at);
+    object& o = objects_[static_cast<std::size_t>(index)];
+    if (o.type != spell(to)) fail(errc::invalid_value, at);
+    return o;
+  }
+
+  json read_pointer(const type& t) {
+    const std::size_t at = pos_;
+    const std::uint64_t tag = varint();
+    const std::string& role = t.name;
+    const auto reference = [&](std::uint64_t tag_value) {
+      note(at, pos_ - at, "reference to object " + std::to_string(tag_value - 2));
+      json v = json::object();
+      v.set("ref", json::integer(tag_value - 2));
+      return v;
+    };
+    if (tag == 0 && role != "reference") {
+      note(at, pos_ - at, "null");
+      return json();
+    }
+    const bool owns_alone = role == "unique" || role == "owning";
+    const bool shares = role == "shared" || role == "weak";
+    if (tag == 1 && (owns_alone || shares)) {
+      count_object(at);
+      objects_.push_back({spell(t.arg()), shares ? object::held::shared : object::held::unique, true, false,
+                          std::nullopt});
+      const std::size_t index = objects_.size() - 1;
+      objects_[index].owned = role == "shared";
+      note(at, pos_ - at, "new object " + std::to_string(index + 1));
+      const std::size_t floor = strong_floor_;
+      if (role == "weak") strong_floor_ = index;
+      json value;
+      {
+        path_scope scope(*this, "*");
+        value = read(t.arg(), true);
+      }
+      strong_floor_ = floor;
+      objects_[index].in_progress = false;
+      json v = json::object();
+      v.set("id", json::integer(index + 1));
+      v.set("value", std::move(value));
+      return v;
+    }
+    if (tag < 3 || owns_alone) fail(errc::invalid_value, at);
+    object& o = referenced(tag, t.arg(), at);
+    const auto index = static_cast<std::size_t>(tag - 3);
+    if (shares) {
+      if (o.kind != object::held::shared) fail(errc::invalid_value, at);
+      if (role == "shared") {
+        if (o.in_progress && index >= strong_floor_) fail(errc::invalid_value, at);
+        o.owned = true;
+      }
+    } else if (o.kind == object::held::shared && !o.observed_at) {
+      o.observed_at = at;
+    }
+    return reference(tag);
+  }
+
+  const schema& s_;
+  std::span<const std::byte> in_;
+  std::size_t pos_ = 0;
+  std::size_t limit_;
+  std::uint64_t depth_left_;
+  decode_options options_;
+  bool defaults_;
+  std::vector<std::string> path_;
+  std::string error_path_;
+  std::vector<object> objects_;
+  std::size_t strong_floor_ = 0;
+  std::vector<annotation> notes_;
+};
+
+}  // namespace
+
+decode_result decode(const schema& s, const type& t, std::span<const std::byte> bytes, const decode_options& options) {
+  return decoder(s, bytes, options, false).run(t);
+}
+
+decode_result decode(const schema& s, std::span<const std::byte> bytes, const decode_options& options) {
+  return decode(s, s.root, bytes, options);
+}
+
+bool is_framed(std::span<const std::byte> bytes) {
+  return bytes.size() >= frame_magic.size() && std::equal(frame_magic.begin(), frame_magic.end(), bytes.begin());
+}
+
+decode_result decode_framed(const std::vector<schema>& schemas, std::span<const std::byte> bytes,
+                            const decode_options& options, std::size_t& chosen) {
+  decode_result out;
+  const result<frame> f = read_frame(bytes);
+  if (!f) {
+    out.code = f.code();
+    out.offset = f.offset();
+    out.path = "(frame)";
+    return out;
+  }
+  std::vector<annotation> header;
+  if (options.annotate) {
+    const std::size_t name_at = frame_magic.size() + 1;
+    header.push_back({0, frame_magic.size(), 0, "(frame)", "magic"});
+    header.push_back({frame_magic.size(), 1, 0, "(frame)", "format 1"});
+    header.push_back({name_at, f->size - name_at, 0, "(frame)", "type " + std::string(f->type_name)});
+  }
+  for (chosen = 0; chosen < schemas.size(); ++chosen)
+    if (spell(schemas[chosen].root) == f->type_name) break;
+  if (chosen == schemas.size()) {
+    out.code = errc::type_mismatch;
+    out.offset = frame_magic.size() + 1;
+    out.path = "(frame) " + std::string(f->type_name);
+    out.annotations = std::move(header);
+    return out;
+  }
+  out = decode(schemas[chosen], bytes.subspan(f->size), options);
+  out.end += f->size;
+  if (!out.ok && out.code != errc::out_of_memory) out.offset += f->size;
+  for (annotation& a : out.annotations) a.offset += f->size;
+  header.insert(header.end(), out.annotations.begin(), out.annotations.end());
+  out.annotations = std::move(header);
+  return out;
+}
+
+}  // namespace bifrons::tools

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: MIT
+#include "schema_model.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+namespace bifrons::tools {
+namespace {
+
+constexpr std::pair<std::string_view, primitive> primitives[] = {
+    {"bool", primitive::boolean}, {"char", primitive::character},
+    {"byte", primitive::byte},    {"i8", primitive::i8},
+    {"i16", primitive::i16},      {"i32", primitive::i32},
+    {"i64", primitive::i64},      {"u8", primitive::u8},
+    {"u16", primitive::u16},      {"u32", primitive::u32},
+    {"u64", primitive::u64},      {"f32", primitive::f32},
+    {"f64", primitive::f64},      {"monostate", primitive::monostate},
+};
+
+std::optional<primitive> find_primitive(std::string_view name) {
+  for (const auto& [n, p] : primitives)
+    if (n == name) return p;
+  return std::nullopt;
+}
+
+/// Fixed sizes beyond any real type, refused so that size arithmetic on hostile schemas cannot
+/// overflow.
+constexpr std::uint64_t max_fixed_size = std::uint64_t{1} << 32;
+
+class loader {
+ public:
+  explicit loader(const json& doc) : doc_(doc) {}
+
+  schema load() {
+    if (!doc_.is_object()) fail("", "a schema is a JSON object");
+    allowed(doc_, "", {"bifrons_schema", "format", "root", "types"});
+    if (number(member(doc_, "", "bifrons_schema"), "bifrons_schema") != 1)
+      fail("bifrons_schema", "only version 1 of the schema model is known");
+    if (number(member(doc_, "", "format"), "format") != 1) fail("format", "only format 1 is known");
+    const json& types = member(doc_, "", "types");
+    if (!types.is_object()) fail("types", "an object");
+    for (const auto& [name, def] : types.members()) names_.insert(name);
+    for (const auto& [name, def] : types.members()) result_.types.emplace(name, definition_of(name, def));
+    result_.root = expression(member(doc_, "", "root"), "root");
+    return std::move(result_);
+  }
+
+ private:
+  [[noreturn]] static void fail(const std::string& path, const std::string& why) {
+    throw schema_error("schema: " + (path.empty() ? std::string("the document") : path) + ": " + why);
+  }
+
+  static const json& member(const json& object, const std::string& path, std::string_view key) {
+    const json* v = object.find(key);
+    if (v == nullptr) fail(path, "missing \"" + std::string(key) + "\"");
+    return *v;
+  }
+  static void allowed(const json& object, const std::string& path, std::initializer_list<std::string_view> keys) {
+    for (const auto& [k, v] : object.members())
+      if (std::find(keys.begin(), keys.end(), k) == keys.end()) fail(path, "unknown key \"" + k + "\"");
+  }
+  static std::uint64_t number(const json& v, const std::string& path) {
+    std::uint64_t n = 0;
+    const std::string& t = v.text();
+    if (!v.is_number() || std::from_chars(t.data(), t.data() + t.size(), n).ptr != t.data() + t.size())
+      fail(path, "a non-negative integer");
+    return n;
+  }
+  static bool flag(const json& object, std::string_view key, const std::string& path) {
+    const json* v = object.find(key);
+    if (v == nullptr) return false;
+    if (!v->is_bool() || !v->boolean()) fail(path + "." + std::string(key), "only `true` (absent when false)");
+    return true;
+  }
+  static std::vector<std::byte> hex(const json& v, const std::string& path) {
+    if (!v.is_string()) fail(path, "a hex string");
+    try {
+      return from_hex(v.text());
+    } catch (const std::invalid_argument&) {
+      fail(path, "a hex string");
+    }
+  }
+
+  type expression(const json& v, const std::string& path) {
+    type t;
+    if (v.is_string()) {
+      if (const auto p = find_primitive(v.text())) {
+        t.prim = *p;
+        return t;
+      }
+      if (!names_.count(v.text())) fail(path, "\"" + v.text() + "\" is neither a primitive nor a type of \"types\"");
+      t.kind = kind::named;
+      t.name = v.text();
+      return t;
+    }
+    if (!v.is_object()) fail(path, "a type expression is a string or an object");
+    const json& k = member(v, path, "kind");
+    const std::string kind_name = k.is_string() ? k.text() : "";
+    const auto sub = [&](std::string_view key) {
+      return expression(member(v, path, key), path + "." + std::string(key));
+    };
+    const auto subs = [&](std::string_view key) {
+      const json& list = member(v, path, key);
+      if (!list.is_array()) fail(path + "." + std::string(key), "an array");
+      std::vector<type> out;
+      for (std::size_t i = 0; i < list.items().size(); ++i)
+        out.push_back(expression(list.items()[i], path + "." + std::string(key) + "[" + std::to_string(i) + "]"));
+      return out;
+    };
+    if (kind_name == "string") {
+      allowed(v, path, {"kind", "unit", "view"});
+      t.kind = kind::string;
+      const std::string& unit = member(v, path, "unit").text();
+      t.prim = unit == "char" ? primitive::character : unit == "u16" ? primitive::u16 : primitive::u32;
+      if (unit != "char" && unit != "u16" && unit != "u32") fail(path + ".unit", "char, u16 or u32");
+      t.view = flag(v, "view", path);
+    } else if (kind_name == "sequence") {
+      allowed(v, path, {"kind", "element", "varint", "view"});
+      t.kind = kind::sequence;
+      t.args.push_back(sub("element"));
+      t.varint = flag(v, "varint", path);
+      t.view = flag(v, "view", path);
+    } else if (kind_name == "bitvector") {
+      allowed(v, path, {"kind"});
+      t.kind = kind::bitvector;
+    } else if (kind_name == "array") {
+      allowed(v, path, {"kind", "element", "size", "varint"});
+      t.kind = kind::array;
+      t.args.push_back(sub("element"));
+      t.size = number(member(v, path, "size"), path + ".size");
+      if (t.size > max_fixed_size) fail(path + ".size", "more than 2^32 elements");
+      t.varint = flag(v, "varint", path);
+    } else if (kind_name == "bitset") {
+      allowed(v, path, {"kind", "size"});
+      t.kind = kind::bitset;
+      t.size = number(member(v, path, "size"), path + ".size");
+      if (t.size > max_fixed_size) fail(path + ".size", "more than 2^32 bits");
+    } else if (kind_name == "set") {
+      allowed(v, path, {"kind", "key", "multi"});
+      t.kind = kind::set;
+      t.args.push_back(sub("key"));
+      t.multi = flag(v, "multi", path);
+    } else if (kind_name == "map") {
+      allowed(v, path, {"kind", "key", "value", "multi"});
+      t.kind = kind::map;
+      t.args.push_back(sub("key"));
+      t.args.push_back(sub("value"));
+      t.multi = flag(v, "multi", path);
+    } else if (kind_name == "tuple") {
+      allowed(v, path, {"kind", "elements"});
+      t.kind = kind::tuple;
+      t.args = subs("elements");
+    } else if (kind_name == "variant") {
+      allowed(v, path, {"kind", "alternatives"});
+      t.kind = kind::variant;
+      t.args = subs("alternatives");
+      if (t.args.empty()) fail(path, "a variant has alternatives");
+    } else if (kind_name == "complex" || kind_name == "optional" || kind_name == "fixed") {
+      allowed(v, path, {"kind", "of"});
+      t.kind = kind_name == "complex" ? kind::complex : kind_name == "optional" ? kind::optional : kind::fixed;
+      t.args.push_back(sub("of"));
+    } else if (kind_name == "deprecated") {
+      allowed(v, path, {"kind", "of", "writes"});
+      t.kind = kind::deprecated;
+      t.args.push_back(sub("of"));
+      t.writes = hex(member(v, path, "writes"), path + ".writes");
+    } else if (kind_name == "duration") {
+      allowed(v, path, {"kind", "rep", "period"});
+      t.kind = kind::duration;
+      t.args.push_back(sub("rep"));
+      t.period = member(v, path, "period").text();
+    } else if (kind_name == "time_point") {
+      allowed(v, path, {"kind", "clock", "duration"});
+      t.kind = kind::time_point;
+      t.clock = member(v, path, "clock").text();
+      t.args.push_back(sub("duration"));
+      if (t.args[0].kind != kind::duration) fail(path + ".duration", "a duration");
+    } else if (kind_name == "pointer") {
+      allowed(v, path, {"kind", "role", "to"});
+      t.kind = kind::pointer;
+      t.name = member(v, path, "role").text();
+      static constexpr std::string_view roles[] = {"unique", "owning", "shared", "weak", "raw", "reference"};
+      if (std::find(std::begin(roles), std::end(roles), t.name) == std::end(roles))
+        fail(path + ".role", "unique, owning, shared, weak, raw or reference");
+      t.args.push_back(sub("to"));
+    } else {
+      fail(path + ".kind", "unknown kind \"" + kind_name + "\"");
+    }
+    return t;
+  }
+
+  definition definition_of(const std::string& name, const json& v) {
+    const std::string path = "types[\"" + name + "\"]";
+    if (find_primitive(name) || name.empty()) fail(path, "a reserved or empty name");
+    if (!v.is_object()) fail(path, "a definition is an object");
+    definition d;
+    d.name = name;
+    const std::string& k = member(v, path, "kind").text();
+    if (k == "enum") {
+      allowed(v, path, {"kind", "underlying"});
+      d.kind = definition_kind::enumeration;
+      const json& u = member(v, path, "underlying");
+      const auto p = u.is_string() ? find_primitive(u.text()) : std::nullopt;
+      if (!p || *p == primitive::f32 || *p == primitive::f64 || *p == primitive::byte || *p == primitive::monostate)
+        fail(path + ".underlying", "bool, char or an integer type");
+      d.underlying = *p;
+      return d;
+    }
+    const bool is_record = k == "record";
+    if (is_record) {
+      allowed(v, path, {"kind", "fields", "size"});
+      d.kind = definition_kind::record;
+      d.size = number(member(v, path, "size"), path + ".size");
+    } else if (k == "struct") {
+      allowed(v, path, {"kind", "fields", "version", "identity", "hook", "polymorphic"});
+      if (v.find("polymorphic") != nullptr) fail(path + ".polymorphic", "reserved, not supported yet");
+      if (const json* version = v.find("version")) {
+        const std::uint64_t n = number(*version, path + ".version");
+        if (n > 0xFFFFFFFFu) fail(path + ".version", "at most 2^32 - 1");
+        d.version = static_cast<std::uint32_t>(n);
+      }
+      d.identity = flag(v, "identity", path);
+      d.hook = flag(v, "hook", path);
+    } else {
+      fail(path + ".kind", "struct, record or enum");
+    }
+    const json& fields = member(v, path, "fields");
+    if (!fields.is_array()) fail(path + ".fields", "an array");
+    for (std::size_t i = 0; i < fields.items().size(); ++i) {
+      const json& f = fields.items()[i];
+      const std::string fpath = path + ".fields[" + std::to_string(i) + "]";
+      if (!f.is_object()) fail(fpath, "a field is an object");
+      if (is_record)
+        allowed(f, fpath, {"name", "type", "default", "offset", "width"});
+      else
+        allowed(f, fpath, {"name", "type", "default", "base"});
+      field out;
+      out.name = member(f, fpath, "name").text();
+      out.type = expression(member(f, fpath, "type"), fpath + ".type");
+      out.default_bytes = hex(member(f, fpath, "default"), fpath + ".default");
+      if (is_record) {
+        out.offset = number(member(f, fpath, "offset"), fpath + ".offset");
+        out.width = number(member(f, fpath, "width"), fpath + ".width");
+      } else {
+        out.base = flag(f, "base", fpath);
+      }
+      d.fields.push_back(std::move(out));
+    }
+    return d;
+  }
+
+  const json& doc_;
+  std::set<std::string> names_;
+  schema result_;
+};
+
+}  // namespace
+
+schema load_schema(const json& document) {
+  schema s = loader(document).load();
+  // Records: the widths and offsets that the types imply.
+  for (const auto& [name, d] : s.types) {
+    if (d.kind != definition_kind::record) continue;
+    std::uint64_t offset = 0;
+    for (const field& f : d.fields) {
+      const std::uint64_t width = record_width(s, f.type);
+      if (f.offset != offset || f.width != width || f.default_bytes.size() != width)
+        throw schema_error("schema: types[\"" + name + "\"]: field \"" + f.name +
+                           "\" has an offset, width or default that its type does not give");
+      offset += width;
+    }
+    if (offset != d.size) throw schema_error("schema: types[\"" + name + "\"]: size is not the sum of the widths");
+  }
+  return s;
+}
+
+schema load_schema_text(std::string_view text) { return load_schema(parse_json(text)); }
+
+std::string_view primitive_name(primitive p) {
+  for (const auto& [n, q] : primitives)
+    if (q == p) return n;
+  return "?";
+}
+
+std::string spell(const type& t) {
+  const auto list = [](const std::vector<type>& items) {
+    std::string out;
+    for (const type& item : items) out += (out.empty() ? "" : ", ") + spell(item);
+    return out;
+  };
+  switch (t.kind) {
+    case kind::primitive: return std::string(primitive_name(t.prim));
+    case kind::named: return t.name;
+    case kind::string: return (t.view ? "string_view<" : "string<") + std::string(primitive_name(t.prim)) + ">";
+    case kind::sequence:
+      if (t.view) return "span<" + spell(t.arg()) + ">";
+      return "sequence<" + spell(t.arg()) + (t.varint ? ", varint>" : ">");
+    case kind::bitvector: return "bitvector";
+    case kind::array: return "array<" + spell(t.arg()) + ", " + std::to_string(t.size) + (t.varint ? ", varint>" : ">");
+    case kind::bitset: return "bitset<" + std::to_string(t.size) + ">";
+    case kind::set: return (t.multi ? "multiset<" : "set<") + spell(t.arg()) + ">";
+    case kind::map: return (t.multi ? "multimap<" : "map<") + spell(t.arg(0)) + ", " + spell(t.arg(1)) + ">";
+    case kind::tuple: return "tuple<" + list(t.args) + ">";
+    case kind::variant: return "variant<" + list(t.args) + ">";
+    case kind::complex: return "complex<" + spell(t.arg()) + ">";
+    case kind::optional: return "optional<" + spell(t.arg()) + ">";
+    case kind::fixed: return "fixed<" + spell(t.arg()) + ">";
+    case kind::deprecated: return "deprecated<" + spell(t.arg()) + ">";
+    case kind::duration: return "duration<" + spell(t.arg()) + ", " + t.period + ">";
+    case kind::time_point: return "time_point<" + t.clock + ", " + spell(t.arg()) + ">";
+    case kind::pointer: return t.name + "<" + spell(t.arg()) + ">";
+  }
+  return "?";
+}
+
+bool block_element(const type& t) { return t.kind == kind::primitive && t.prim != primitive::monostate; }
+
+std::size_t block_width(primitive p) {
+  switch (p) {
+    case primitive::boolean:
+    case primitive::character:
+    case primitive::byte:
+    case primitive::i8:
+    case primitive::u8: return 1;
+    case primitive::i16:
+    case primitive::u16: return 2;
+    case primitive::i32:
+    case primitive::u32:
+    case primitive::f32: return 4;
+    case primitive::i64:
+    case primitive::u64:
+    case primitive::f64: return 8;
+    case primitive::monostate: return 0;
+  }
+  return 0;
+}
+
+bool is_integer(primitive p) { return p >= primitive::i8 && p <= primitive::u64; }
+bool is_signed(primitive p) { return p >= primitive::i8 && p <= primitive::i64; }
+bool is_float(primitive p) { return p == primitive::f32 || p == primitive::f64; }
+
+std::uint64_t min_size(const schema& s, const type& t) {
+  switch (t.kind) {
+    case kind::primitive: return t.prim == primitive::monostate ? 0 : is_float(t.prim) ? block_width(t.prim) : 1;
+    case kind::named:
+    case kind::string:
+    case kind::sequence:
+    case kind::bitvector:
+    case kind::set:
+    case kind::map:
+    case kind::optional:
+    case kind::variant:
+    case kind::pointer: return 1;
+    case kind::array: {
+      if (const definition* d = s.named(t.arg()); d && d->kind == definition_kind::record) return t.size == 0 ? 0 : 1;
+      return t.size * (t.varint ? min_size(s, t.arg()) : element_min_size(s, t.arg()));
+    }
+    case kind::bitset: return (t.size + 7) / 8;
+    case kind::tuple: {
+      std::uint64_t total = 0;
+      for (const type& e : t.args) total += min_size(s, e);
+      return total;
+    }
+    case kind::complex: return 2 * min_size(s, t.arg());
+    case kind::duration:
+    case kind::time_point:
+    case kind::deprecated: return min_size(s, t.arg());
+    case kind::fixed: {
+      const definition* d = s.named(t.arg());
+      return block_width(d ? d->underlying : t.arg().prim);
+    }
+  }
+  return 1;
+}
+
+std::uint64_t element_min_size(const schema& s, const type& t) {
+  return block_element(t) ? block_width(t.prim) : min_size(s, t);
+}
+
+std::uint64_t record_width(const schema& s, const type& t) {
+  if (block_element(t)) return block_width(t.prim);
+  if (t.kind == kind::array) return t.size * record_width(s, t.arg());
+  if (const definition* d = s.named(t)) {
+    if (d->kind == definition_kind::enumeration) return block_width(d->underlying);
+    if (d->kind == definition_kind::record) return d->size;
+  }
+  throw schema_error("schema: " + spell(t) + " cannot be a record field");
+}
+
+std::string to_hex(const std::vector<std::byte>& bytes) {
+  constexpr char digits[] = "0123456789abcdef";
+  std::string out;
+  for (std::byte b : bytes) {
+    out += digits[static_cast<unsigned>(b) >> 4];
+    out += digits[static_cast<unsigned>(b) & 0xF];
+  }
+  return out;
+}
+
+std::vector<std::byte> from_hex(std::string_view hex) {
+  const auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  if (hex.size() % 2 != 0) throw std::invalid_argument("odd number of hex digits");
+  std::vector<std::byte> out;
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    const int hi = digit(hex[i]);
+    const int lo = digit(hex[i + 1]);
+    if (hi < 0 || lo < 0) throw std::invalid_argument("not a hex digit");
+    out.push_back(static_cast<std::byte>(hi * 16 + lo));
+  }
+  return out;
+}
+
+}  // namespace bifrons::tools
