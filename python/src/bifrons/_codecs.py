@@ -376,13 +376,10 @@ class Struct(Codec):
     def finish(self) -> None:
         self._names = frozenset(f.name for f in self.fields)
 
-    def read(self, r: Reader) -> Dict[str, Any]:
-        return self._read(r, False)
-
     def read_introduced(self, r: Reader) -> Dict[str, Any]:
-        return self._read(r, True)
+        return self.read(r, True)
 
-    def _read(self, r: Reader, introduced: bool) -> Dict[str, Any]:
+    def read(self, r: Reader, introduced: bool = False) -> Dict[str, Any]:  # type: ignore[override]
         start = r.pos
         object_id = None
         if self.identity and not introduced and not r.defaults:
@@ -421,13 +418,10 @@ class Struct(Codec):
         r.depth_left += 1
         return value
 
-    def write(self, w: Writer, value: Any) -> None:
-        self._write(w, value, False)
-
     def write_introduced(self, w: Writer, value: Any) -> None:
-        self._write(w, value, True)
+        self.write(w, value, True)
 
-    def _write(self, w: Writer, value: Any, introduced: bool) -> None:
+    def write(self, w: Writer, value: Any, introduced: bool = False) -> None:  # type: ignore[override]
         if not isinstance(value, dict):
             raise _expected(f"an object ({self.name})", value)
         if self.identity and not introduced:
