@@ -313,3 +313,23 @@ def test_a_retired_object_with_identity_takes_an_id() -> None:
     assert data.hex() == "06000106"
     assert holder.decode(data) == {"old": {"$id": 1, "v": 0}, "p": {"id": 2, "value": 3}}
     assert "where the writer gives 2" in str(_refused(holder, {"old": None, "p": {"id": 1, "value": 3}}))
+
+
+# ---- python -m bifrons -------------------------------------------------------------------------------
+
+
+def test_command_line(capsys: pytest.CaptureFixture, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from bifrons.__main__ import main
+
+    schema = str(GOLDEN / "account.schema.json")
+    assert main(["--schema", schema, str(GOLDEN / "account.bin")]) == 0
+    assert_same(json.loads(capsys.readouterr().out), _account())
+    assert main(["--schema", schema, str(GOLDEN / "framed" / "account.bin")]) == 0
+    assert_same(json.loads(capsys.readouterr().out), _account())
+    cut = tmp_path / "cut.bin"
+    cut.write_bytes(ACCOUNT_BYTES[:40])
+    assert main(["--schema", schema, str(cut)]) == 1
+    assert capsys.readouterr().err.strip() == f"bifrons: {cut}: unexpected_end (1) at byte 0, in (root)"
+    assert main(["--schema", schema, "--max-depth", "1", str(GOLDEN / "account.bin")]) == 1
+    assert "depth_limit_exceeded (7) at byte 7, in .wallet" in capsys.readouterr().err
+    assert main(["--schema", str(GOLDEN / "account.bin"), str(GOLDEN / "account.bin")]) == 2

@@ -23,6 +23,8 @@ _INVALID_VALUE = Errc.invalid_value
 INVALID = object()
 
 _IMMUTABLE = (type(None), bool, int, float, str)
+_unpack_f64 = struct.Struct("<d").unpack_from
+_pack_f64 = struct.Struct("<d").pack
 
 
 def _show(value: Any) -> str:
@@ -32,6 +34,11 @@ def _show(value: Any) -> str:
 
 def _expected(what: str, value: Any) -> EncodeError:
     return EncodeError(f"expected {what}, got {_show(value)}")
+
+
+def _all_ints(values: Sequence[Any]) -> bool:
+    """Whether every element is an int (not a bool), without a Python loop."""
+    return set(map(type, values)) <= {int}
 
 
 def _is_list(value: Any) -> bool:
@@ -167,10 +174,15 @@ class Octet(Codec):
         if isinstance(values, (bytes, bytearray)):
             w.out += values
             return
+        if _all_ints(values):
+            try:
+                w.out += bytes(values)
+                return
+            except ValueError:
+                pass
         for i, value in enumerate(values):
             if type(value) is not int or not 0 <= value <= 255:
                 raise _expected("a byte value 0-255", value)._within(f"[{i}]")
-        w.out += bytes(values)
 
     def fixed(self, data: bytes, at: int) -> int:
         return data[at]
@@ -233,14 +245,20 @@ class Integer(Codec):
         if self.code == "B" and isinstance(values, (bytes, bytearray)):
             w.out += values
             return
-        lowest, highest = self.lowest, self.highest
+        if _all_ints(values):
+            try:
+                if self.code == "B":
+                    w.out += bytes(values)
+                else:
+                    w.out += struct.pack(f"<{len(values)}{self.code}", *values)
+                return
+            except (struct.error, ValueError):
+                pass  # a value out of range: found below
         for i, value in enumerate(values):
-            if type(value) is not int or not lowest <= value <= highest:
-                try:
-                    self._check(value)
-                except Error as e:
-                    raise e._within(f"[{i}]")
-        w.out += struct.pack(f"<{len(values)}{self.code}", *values)
+            try:
+                self._check(value)
+            except Error as e:
+                raise e._within(f"[{i}]")
 
     def fixed(self, data: bytes, at: int) -> int:
         return int.from_bytes(data[at : at + self.block_width], "little", signed=self.signed)
@@ -260,8 +278,16 @@ class Float(Codec):
         self.bits_code = "I" if width == 4 else "Q"
 
     def read(self, r: Reader) -> Any:
-        at = r.take(self.block_width)
-        return self.from_bits(int.from_bytes(r.data[at : at + self.block_width], "little"))
+        pos = r.pos
+        width = self.block_width
+        if r.limit - pos < width:
+            raise DecodeError(_UNEXPECTED_END, pos)
+        r.pos = pos + width
+        if width == 8:
+            x = _unpack_f64(r.data, pos)[0]
+            if x - x == 0.0:  # finite: the float itself
+                return x
+        return self.from_bits(int.from_bytes(r.data[pos : pos + width], "little"))
 
     def _bits(self, value: Any) -> int:
         bits = float_bits(value, self.block_width)
@@ -270,7 +296,10 @@ class Float(Codec):
         return bits
 
     def write(self, w: Writer, value: Any) -> None:
-        w.out += self._bits(value).to_bytes(self.block_width, "little")
+        if type(value) is float and self.block_width == 8:
+            w.out += _pack_f64(value)
+        else:
+            w.out += self._bits(value).to_bytes(self.block_width, "little")
 
     def read_block(self, r: Reader, n: int) -> List[Any]:
         at = r.take(n * self.block_width)
@@ -372,9 +401,12 @@ class Struct(Codec):
         self.identity = False
         self.hook = False
         self._names: frozenset = frozenset()
+        self._readers: List[Tuple[str, Callable[[Reader], Any], Field]] = []
 
     def finish(self) -> None:
         self._names = frozenset(f.name for f in self.fields)
+        self._readers = [(f.name, f.codec.read, f) for f in self.fields]
+        self._writers = [(f.name, f.codec.write) for f in self.fields]
 
     def read_introduced(self, r: Reader) -> Dict[str, Any]:
         return self.read(r, True)
@@ -402,15 +434,15 @@ class Struct(Codec):
             value["$version"] = version
         if object_id is not None:
             value["$id"] = object_id
-        field = None
+        name = None
         try:
-            for field in self.fields:
+            for name, read, field in self._readers:
                 if r.pos == end:
-                    value[field.name] = field.default()
+                    value[name] = field.default()
                 else:
-                    value[field.name] = field.codec.read(r)
+                    value[name] = read(r)
         except Error as e:
-            raise e._within("." + field.name)  # type: ignore[union-attr]
+            raise e._within("." + name)  # type: ignore[operator]
         if r.pos < end:
             value["$skipped"] = r.data[r.pos : end].hex()
         r.pos = end
@@ -432,19 +464,21 @@ class Struct(Codec):
             w.varint(self.version)
         name = None
         try:
-            for field in self.fields:
-                name = field.name
+            for name, write in self._writers:
                 try:
                     member = value[name]
                 except KeyError:
                     raise EncodeError(f"missing field {name!r} of {self.name}") from None
-                field.codec.write(w, member)
+                write(w, member)
         except Error as e:
             raise e._within("." + name)  # type: ignore[operator]
         if len(value) != len(self.fields):
             _refuse_unknown_members(value, self._names, self.name)
         header = ((len(out) - start) << 1) | (self.version is not None)
-        out[start:start] = varint_bytes(header)
+        if header < 0x80:
+            out.insert(start, header)
+        else:
+            out[start:start] = varint_bytes(header)
 
     def key(self, value: Any, meta: bool) -> Any:
         token = tuple(f.codec.key(value[f.name], meta) for f in self.fields)
@@ -625,6 +659,19 @@ class String(Codec):
 
     def read(self, r: Reader) -> Any:
         width = self.width
+        if width == 1:
+            # The common case first: a one-byte count, the bytes all there, within the limits.
+            pos = r.pos
+            data = r.data
+            if pos < r.limit:
+                n = data[pos]
+                end = pos + 1 + n
+                if n < 0x80 and end <= r.limit and n <= r.max_elements:
+                    r.pos = end
+                    try:
+                        return data[pos + 1 : end].decode("utf-8")
+                    except UnicodeDecodeError:
+                        return {"units": list(data[pos + 1 : end])}
         n = r.count(width)
         at = r.take(n * width)
         chunk = r.data[at : at + n * width]

@@ -82,4 +82,7 @@ class EncodeError(Error):
 
 
 class SchemaError(Error):
-    """A schema document that does not follow docs/schema.md."""
+    """A schema document that does not follow docs/schema.md; ``path`` is the place in it."""
+
+    def _within(self, segment: str) -> "Error":
+        return self  # raised while reading a field default: the path is the document's
