@@ -1005,7 +1005,7 @@ class Associative(Codec):
         return tuple((self.key_codec.key(k, meta), self.value_codec.key(v, meta)) for k, v in value)
 
 
-class Tuple(Codec):
+class Tuple_(Codec):
     def __init__(self, elements: List[Codec]) -> None:
         self.elements = elements
         self.spelling = f"tuple<{', '.join(e.spelling for e in elements)}>"

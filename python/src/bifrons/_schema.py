@@ -30,12 +30,12 @@ from ._codecs import (
     Sequence_,
     String,
     Struct,
-    Tuple,
+    Tuple_,
     Variant,
 )
 from ._errors import DecodeError, EncodeError, Errc, Error, SchemaError
 from ._frame import MAGIC, frame_header, read_frame
-from ._state import SHARED, ReadOptions, Reader, Writer
+from ._state import ReadOptions, Reader, Writer
 
 # Fixed sizes beyond any real type, refused as the C++ tools refuse them.
 _MAX_FIXED_SIZE = 1 << 32
@@ -297,7 +297,7 @@ class _Loader:
             return Associative(sub("key"), sub("value"), _flag(v, "multi", path))
         if kind == "tuple":
             _allowed(v, path, {"kind", "elements"})
-            return Tuple(subs("elements"))
+            return Tuple_(subs("elements"))
         if kind == "variant":
             _allowed(v, path, {"kind", "alternatives"})
             alternatives = subs("alternatives")
