@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: MIT
+"""The frame of a typed file (docs/format.md section 30): magic, format version, type name."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ._errors import DecodeError, Errc
+from ._state import ReadOptions, Reader, varint_bytes
+
+MAGIC = b"\x89bfr"
+FORMAT = 1
+
+
+class Frame(NamedTuple):
+    """A frame read from the start of some bytes."""
+
+    type_name: str
+    """The root type's name: a schema's ``type_name`` (invalid UTF-8 replaced by U+FFFD)."""
+    size: int
+    """The frame's bytes: the value starts there."""
+    name_offset: int
+    """Where the name's length is (the offset of a ``type_mismatch``)."""
+
+
+def frame_header(type_name: str) -> bytes:
+    name = type_name.encode("utf-8")
+    return MAGIC + varint_bytes(FORMAT) + varint_bytes(len(name)) + name
+
+
+def read_frame(data: bytes) -> Frame:
+    """Reads the frame at the start of data: ``not_bifrons`` without the magic or with another
+    format version, ``unexpected_end`` or ``malformed_varint`` for a broken one."""
+    data = bytes(data)
+    if data[: len(MAGIC)] != MAGIC:
+        raise DecodeError(Errc.not_bifrons, 0, "no frame magic")
+    r = Reader(data, ReadOptions(), pos=len(MAGIC))
+    version = r.varint()
+    if version != FORMAT:
+        raise DecodeError(Errc.not_bifrons, len(MAGIC), f"format version {version}")
+    name_offset = r.pos
+    length = r.varint()
+    if length > r.limit - r.pos:
+        raise DecodeError(Errc.unexpected_end, name_offset, f"a type name of {length} bytes")
+    name = data[r.pos : r.pos + length].decode("utf-8", "replace")
+    return Frame(name, r.pos + length, name_offset)

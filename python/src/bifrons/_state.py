@@ -1,0 +1,192 @@
+# SPDX-License-Identifier: MIT
+"""The state of one read and one write: the position, the limits, the objects with ids."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import List, Optional
+
+from ._errors import DecodeError, EncodeError, Errc
+
+_UNEXPECTED_END = Errc.unexpected_end
+_MALFORMED_VARINT = Errc.malformed_varint
+
+# How a reader holds an object with an id (docs/format.md section 23).
+SHARED = 0  # introduced by a shared_ptr or a weak_ptr: others may share it
+UNIQUE = 1  # introduced by a unique_ptr or an owning raw pointer
+BY_VALUE = 2  # a by-value object of a struct with identity
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """The reader limits of docs/format.md section 27 that do not depend on the host.
+
+    The allocation budget and the hash-bucket limit of the C++ library depend on its memory
+    layout and hash tables and have no counterpart here.
+    """
+
+    max_depth: int = 64
+    max_elements: int = 64 << 20
+    max_objects: int = 1 << 20
+
+    def __post_init__(self) -> None:
+        for name in ("max_depth", "max_elements", "max_objects"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 0:
+                raise ValueError(f"ReadOptions.{name} is a non-negative int, not {value!r}")
+
+
+class ObjectEntry:
+    """An object with an id: its type's spelling (None once forgotten, after a discarded
+    deprecated field), how it is held, and what the sharing rules need."""
+
+    __slots__ = ("type", "kind", "in_progress", "owned", "observed_at")
+
+    def __init__(self, type_name: Optional[str], kind: int, in_progress: bool, owned: bool) -> None:
+        self.type = type_name
+        self.kind = kind
+        self.in_progress = in_progress
+        self.owned = owned
+        # Where a non-owning pointer first referred to it (a shared object that no shared_ptr
+        # may end up owning: the value is refused there).
+        self.observed_at: Optional[object] = None
+
+    def copy(self) -> "ObjectEntry":
+        other = ObjectEntry(self.type, self.kind, self.in_progress, self.owned)
+        other.observed_at = self.observed_at
+        return other
+
+
+class Reader:
+    """A read of one value: bytes, position, the end of the enclosing struct body, limits."""
+
+    __slots__ = (
+        "data",
+        "pos",
+        "limit",
+        "depth_left",
+        "max_elements",
+        "max_objects",
+        "objects",
+        "strong_floor",
+        "defaults",
+    )
+
+    def __init__(self, data: bytes, options: ReadOptions, defaults: bool = False, pos: int = 0) -> None:
+        self.data = data
+        self.pos = pos
+        self.limit = len(data)
+        self.depth_left = options.max_depth
+        self.max_elements = options.max_elements
+        self.max_objects = options.max_objects
+        self.objects: List[ObjectEntry] = []
+        # Objects at or above this index were introduced below the nearest weak_ptr: a
+        # shared_ptr reference to one of them still in progress closes a cycle of owners.
+        self.strong_floor = 0
+        # Decoding a field default (docs/schema.md section 5): nothing is read, so by-value
+        # objects take no ids.
+        self.defaults = defaults
+
+    def take(self, n: int) -> int:
+        """Consumes n bytes; returns where they start."""
+        pos = self.pos
+        if self.limit - pos < n:
+            raise DecodeError(_UNEXPECTED_END, pos)
+        self.pos = pos + n
+        return pos
+
+    def varint(self) -> int:
+        pos = self.pos
+        if pos < self.limit:
+            b = self.data[pos]
+            if b < 0x80:
+                self.pos = pos + 1
+                return b
+        return self.long_varint()
+
+    def long_varint(self) -> int:
+        """A minimal LEB128 varint of at most 64 bits; every error at its first byte."""
+        start = pos = self.pos
+        data = self.data
+        limit = self.limit
+        value = 0
+        shift = 0
+        while True:
+            if pos >= limit:
+                raise DecodeError(_UNEXPECTED_END, start)
+            b = data[pos]
+            pos += 1
+            if shift == 63 and b > 1:
+                raise DecodeError(_MALFORMED_VARINT, start, "more than 64 bits")
+            value |= (b & 0x7F) << shift
+            if b < 0x80:
+                if b == 0 and shift != 0:
+                    raise DecodeError(_MALFORMED_VARINT, start, "not minimal")
+                self.pos = pos
+                return value
+            shift += 7
+
+    def count(self, minimum: int) -> int:
+        """A container's count, checked before anything is built: against max_elements, then
+        against the bytes left when each element takes at least `minimum` bytes."""
+        at = self.pos
+        n = self.varint()
+        if n == 0:
+            return 0
+        if n > self.max_elements:
+            raise DecodeError(Errc.element_limit_exceeded, at, f"{n} elements")
+        if minimum and n > (self.limit - self.pos) // minimum:
+            raise DecodeError(Errc.count_exceeds_input, at, f"{n} elements")
+        return n
+
+    def introduce(self, at: int, type_name: str, kind: int, owned: bool = False) -> int:
+        """A new object with an id; returns its id (1, 2, 3, ...)."""
+        if len(self.objects) >= self.max_objects:
+            raise DecodeError(Errc.object_limit_exceeded, at)
+        self.objects.append(ObjectEntry(type_name, kind, kind != BY_VALUE, owned))
+        return len(self.objects)
+
+    def check_ownership(self) -> None:
+        """At the end of the value: an object only weak_ptrs hold dies, and a non-owning
+        pointer to it would dangle."""
+        for entry in self.objects:
+            if entry.observed_at is not None and entry.kind == SHARED and not entry.owned:
+                raise DecodeError(
+                    Errc.invalid_value, entry.observed_at, "a non-owning pointer to an object no shared_ptr owns"
+                )
+
+
+class Writer:
+    """A write of one value: the bytes so far and the objects with ids."""
+
+    __slots__ = ("out", "objects", "strong_floor")
+
+    def __init__(self) -> None:
+        self.out = bytearray()
+        self.objects: List[ObjectEntry] = []
+        self.strong_floor = 0
+
+    def varint(self, x: int) -> None:
+        out = self.out
+        while x >= 0x80:
+            out.append((x & 0x7F) | 0x80)
+            x >>= 7
+        out.append(x)
+
+    def check_ownership(self) -> None:
+        for index, entry in enumerate(self.objects):
+            if entry.observed_at is not None and entry.kind == SHARED and not entry.owned:
+                raise EncodeError(
+                    f"a non-owning pointer to object {index + 1}, which only weak pointers hold"
+                    " (it would dangle after reading)",
+                    Errc.unwritten_pointee,
+                )
+
+
+def varint_bytes(x: int) -> bytes:
+    out = bytearray()
+    while x >= 0x80:
+        out.append((x & 0x7F) | 0x80)
+        x >>= 7
+    out.append(x)
+    return bytes(out)
