@@ -1550,6 +1550,16 @@ using case_list = List<integers, scalars, fixed_wrappers, floats, vector_double,
                        tuple_pair, maps_sets, array_bitset, complex_chrono, unique_ptrs, body_64, body_8192, sequences,
                        empties, stream, records, record_book, pointers, polymorphic, polymorphic_unknown>;
 
+/// The cases that a schema (docs/schema.md) describes: all but the polymorphic ones, whose
+/// pointers to polymorphic classes the schema model does not cover yet (its section 6), so
+/// schema<T>() refuses them at compile time.
+template <template <class...> class List>
+using schema_case_list =
+    List<integers, scalars, fixed_wrappers, floats, vector_double, strings, vector_int32, vector_long, blocks,
+         vector_bool, account, versioned, deprecated_fields, base_class, optional_variant, tuple_pair, maps_sets,
+         array_bitset, complex_chrono, unique_ptrs, body_64, body_8192, sequences, empties, stream, records,
+         record_book, pointers>;
+
 // ---- typed files (docs/format.md section 30): tests/golden/framed/<name>.bin --------------------
 // The same values as some cases above, behind the frame: magic, format 1, the type's name.
 

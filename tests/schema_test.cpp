@@ -209,7 +209,7 @@ struct CaseName {
   }
 };
 
-TYPED_TEST_SUITE(GoldenSchema, golden::case_list<::testing::Types>, CaseName);
+TYPED_TEST_SUITE(GoldenSchema, golden::schema_case_list<::testing::Types>, CaseName);
 
 TYPED_TEST(GoldenSchema, ExportEqualsTheCommittedSchema) {
   const std::string exported = bifrons::schema<typename TypeParam::type>();
@@ -231,7 +231,7 @@ TEST(GoldenSchemaFiles, OneSchemaPerCase) {
     const std::string name = entry.path().filename().string();
     if (name.size() > 12 && name.substr(name.size() - 12) == ".schema.json") on_disk.insert(name);
   }
-  EXPECT_EQ(on_disk, golden::case_list<case_files>::get());
+  EXPECT_EQ(on_disk, golden::schema_case_list<case_files>::get());
 }
 
 // ---- names -----------------------------------------------------------------------------------------

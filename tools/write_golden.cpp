@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
     return 2;
 #endif
   }
-  if (schemas) return golden::case_list<schema_writer_for>::run(dir) ? 0 : 1;
+  if (schemas) return golden::schema_case_list<schema_writer_for>::run(dir) ? 0 : 1;
   if (framed) return golden::framed_case_list<framed_writer_for>::run(dir, force) ? 0 : 1;
   return golden::case_list<writer_for>::run(dir, force) ? 0 : 1;
 }

@@ -19,8 +19,14 @@ def _golden(name: str):  # type: ignore[no-untyped-def]
     return bifrons.load_schema(GOLDEN / f"{name}.schema.json"), (GOLDEN / f"{name}.bin").read_bytes()
 
 
+# Golden files whose values hold pointers to polymorphic classes (tag 2), which the schema model
+# does not describe yet (docs/schema.md, section 6): they have no schema.
+WITHOUT_SCHEMA = {"polymorphic", "polymorphic_unknown"}
+
+
 def test_every_golden_file_has_a_schema() -> None:
-    assert NAMES == sorted(p.stem for p in GOLDEN.glob("*.bin"))
+    assert NAMES == sorted(p.stem for p in GOLDEN.glob("*.bin") if p.stem not in WITHOUT_SCHEMA)
+    assert WITHOUT_SCHEMA <= {p.stem for p in GOLDEN.glob("*.bin")}
     assert len(NAMES) >= 28
 
 

@@ -63,7 +63,7 @@ struct CaseName {
   }
 };
 
-TYPED_TEST_SUITE(GoldenDecode, golden::case_list<::testing::Types>, CaseName);
+TYPED_TEST_SUITE(GoldenDecode, golden::schema_case_list<::testing::Types>, CaseName);
 
 TYPED_TEST(GoldenDecode, GivesTheValueOfEveryGoldenFile) {
   const schema s = golden_schema<TypeParam>();

@@ -33,8 +33,8 @@ struct deprecated_of<bifrons::deprecated<T>> {
 
 template <class A>
 struct is_base_ref : std::false_type {};
-template <class B>
-struct is_base_ref<bifrons::base_ref<B>> : std::true_type {};
+template <class B, class D>
+struct is_base_ref<bifrons::base_ref<B, D>> : std::true_type {};
 
 class builder {
  public:

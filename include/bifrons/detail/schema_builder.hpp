@@ -223,6 +223,9 @@ json::value list_of(schema_builder& b) {
 
 template <class T>
 json::value pointer_to(schema_builder& b, std::string_view role) {
+  static_assert(!std::is_polymorphic_v<T>,
+                "bifrons: schema<T>() does not describe pointers to polymorphic classes yet (tag 2, registered "
+                "types): docs/schema.md, section 6");
   json::value v = kind_object("pointer");
   v.set("role", role);
   v.set("to", b.describe<std::remove_cv_t<T>>());
@@ -258,10 +261,10 @@ json::value describe_enum(schema_builder& b) {
   return json::value(name);
 }
 
-template <class A, template <class> class W>
+template <class A, template <class...> class W>
 inline constexpr bool is_instance = false;
-template <class U, template <class> class W>
-inline constexpr bool is_instance<W<U>, W> = true;
+template <template <class...> class W, class... U>
+inline constexpr bool is_instance<W<U...>, W> = true;
 
 /// The fields of a struct, as its hook (or its members) hands them over.
 template <class T>
@@ -307,8 +310,8 @@ class schema_archive {
 
   template <class A>
   struct is_base : std::false_type {};
-  template <class B>
-  struct is_base<base_ref<B>> : std::true_type {};
+  template <class B, class D>
+  struct is_base<base_ref<B, D>> : std::true_type {};
 
   /// The expression of a field as a hook passes it: the field helpers of fields.hpp and
   /// pointers.hpp change its encoding.
@@ -320,6 +323,9 @@ class schema_archive {
                   }) {
       return field_type(arg.field);
     } else if constexpr (is_instance<A, base_ref>) {
+      static_assert(!codec<A>::is_virtual,
+                    "bifrons: schema<T>() does not describe virtual bases yet (written once per complete object, "
+                    "format.md section 5): docs/schema.md, section 11");
       return builder_.describe<std::remove_cv_t<std::remove_reference_t<decltype(arg.object)>>>();
     } else if constexpr (is_instance<A, fixed_ref>) {
       return single<std::remove_cv_t<std::remove_reference_t<decltype(arg.value)>>>(builder_, "fixed");
