@@ -102,14 +102,16 @@ void expect_example(const T& value, std::string_view bytes) {
   expect_decodes(bytes, value);
 }
 
-/// from_bytes<T>(bytes) fails with code at offset.
+/// from_bytes<T>(bytes) fails with code at offset, and reports bytes_missing (section 26: the
+/// bytes that unexpected_end and count_exceeds_input say the input lacked; 0 for the others).
 template <class T>
-void expect_error(std::string_view bytes, bifrons::errc code, std::size_t offset) {
+void expect_error(std::string_view bytes, bifrons::errc code, std::size_t offset, std::size_t bytes_missing = 0) {
   SCOPED_TRACE(testing::Message() << "rejecting " << bytes);
   const auto result = bifrons::try_from_bytes<T>(hex(bytes));
   ASSERT_FALSE(result);
   EXPECT_EQ(result.code(), code) << bifrons::describe(result.code());
   EXPECT_EQ(result.offset(), offset);
+  EXPECT_EQ(result.bytes_missing(), bytes_missing);
 }
 
 TEST(FormatExampleHelpers, HexParsesPairsAndIgnoresSpaces) {
@@ -337,10 +339,10 @@ TEST(FormatExamples, Example19RejectedInputs) {
   expect_error<bool>("02", errc::invalid_value, 0);
   expect_error<std::optional<std::int32_t>>("02", errc::invalid_value, 0);
   expect_error<std::variant<std::int32_t, std::string>>("02 0a", errc::invalid_value, 0);
-  expect_error<std::string>("05 68 69", errc::count_exceeds_input, 0);
+  expect_error<std::string>("05 68 69", errc::count_exceeds_input, 0, 3);
   expect_error<std::set<std::string>>("02 01 61 01 61", errc::duplicate_key, 3);
   expect_error<std::uint32_t>("01 02", errc::trailing_bytes, 1);
-  expect_error<PointV1>("04 06", errc::unexpected_end, 0);
+  expect_error<PointV1>("04 06", errc::unexpected_end, 2, 1);
   expect_error<std::vector<bool>>("09 0d 03", errc::invalid_value, 2);
 }
 
@@ -417,10 +419,10 @@ TEST(FormatExamples, Section28Records) {
   expect_error<std::vector<RecTick>>("01 06 00 00 00 00 00 00", errc::invalid_stride, 1);
   expect_error<RecTick>("0c 00 00 00 00 00 00", errc::invalid_stride, 0);
   expect_error<RecTick>("19 00 00 00 00 00 00 00 00 00 00 00 00", errc::invalid_value, 0);
-  expect_error<RecTick>("18 00 00 00 00 00 00 00 00 00 00 00", errc::unexpected_end, 0);
-  expect_error<std::vector<RecPoint>>("03 04 00 00 00 00 00 00 00 00", errc::count_exceeds_input, 0);
-  expect_error<std::vector<RecPoint>>("01 80 01 00 00", errc::count_exceeds_input, 0);
-  expect_error<std::array<RecPoint, 2>>("04 01 00 fe ff", errc::unexpected_end, 0);
+  expect_error<RecTick>("18 00 00 00 00 00 00 00 00 00 00 00", errc::unexpected_end, 12, 1);
+  expect_error<std::vector<RecPoint>>("03 04 00 00 00 00 00 00 00 00", errc::count_exceeds_input, 0, 4);
+  expect_error<std::vector<RecPoint>>("01 80 01 00 00", errc::count_exceeds_input, 0, 126);
+  expect_error<std::array<RecPoint, 2>>("04 01 00 fe ff", errc::unexpected_end, 5, 4);
   expect_error<std::vector<RecTrade>>("01 11 02 ff 49 42 4d fe ff ff ff ff ff ff ff 01 00 fe ff", errc::invalid_value,
                                       2);
   if constexpr (sizeof(long) == 4)

@@ -4,7 +4,9 @@
 // scalars and the field helpers (fields.hpp). Standard containers live in bifrons/types/*.hpp (bifrons.hpp includes
 // them all); streaming over containers and iostreams lives in bifrons/io.hpp.
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <new>
 #include <ranges>
 #include <span>
@@ -110,8 +112,10 @@ class write_passes<T> {
 /// value whose storage the read reuses (missing fields must then be reset).
 enum class object_state { fresh, reused };
 
+/// Sixteen bytes on 64-bit hosts, so that it comes back in two registers.
 struct read_status {
   errc code;
+  std::uint32_t bytes_missing;  // source::error_bytes_missing()
   std::size_t offset;
 };
 
@@ -128,7 +132,7 @@ BIFRONS_FLATTEN read_status read_all(std::span<const std::byte> in, T& out, cons
   codec<T>::read(src, out);
   if (!src.failed() && !src.at_limit()) src.fail(errc::trailing_bytes);
   if constexpr (may_hold_pointers<T>()) src.end_value();
-  return {src.error(), src.error_offset()};
+  return {src.error(), src.error_bytes_missing(), src.error_offset()};
 }
 
 /// read_all, with the allocator's std::bad_alloc turned into errc::out_of_memory; exceptions
@@ -144,7 +148,7 @@ BIFRONS_INLINE read_status read_all_or_out_of_memory(std::span<const std::byte> 
   try {
     return read_all(in, out, options, state);
   } catch (const std::bad_alloc&) {
-    return {errc::out_of_memory, 0};
+    return {errc::out_of_memory, 0, 0};
   }
 #else
   return read_all(in, out, options, state);
@@ -158,11 +162,12 @@ read_status guarded(F&& f) noexcept {
   try {
     return f();
   } catch (const error& e) {
-    return {e.code(), e.offset()};
+    return {e.code(), static_cast<std::uint32_t>(std::min<std::size_t>(e.bytes_missing(), std::uint32_t(-1))),
+            e.offset()};
   } catch (const std::bad_alloc&) {
-    return {errc::out_of_memory, 0};
+    return {errc::out_of_memory, 0, 0};
   } catch (...) {
-    return {errc::user_error, 0};
+    return {errc::user_error, 0, 0};
   }
 #else
   return f();
@@ -297,7 +302,7 @@ template <class T, detail::byte_input Bytes>
   const auto status = detail::read_all_or_out_of_memory(detail::input_bytes(bytes), value, options,
                                                         detail::object_state::fresh);
   if (status.code != errc::ok) [[unlikely]]
-    detail::raise(status.code, status.offset);
+    detail::raise(status.code, status.offset, status.bytes_missing);
   return value;
 }
 
@@ -308,7 +313,7 @@ void from_bytes(const Bytes& bytes, T& out, const read_options& options = {}) {
   const auto status = detail::read_all_or_out_of_memory(detail::input_bytes(bytes), out, options,
                                                         detail::object_state::reused);
   if (status.code != errc::ok) [[unlikely]]
-    detail::raise(status.code, status.offset);
+    detail::raise(status.code, status.offset, status.bytes_missing);
 }
 
 /// Non-throwing from_bytes: the value, or the error code and offset. Works with -fno-exceptions.
@@ -319,7 +324,7 @@ template <class T, detail::byte_input Bytes>
   const auto status = detail::guarded([&] {
     return detail::read_all(detail::input_bytes(bytes), value, options, detail::object_state::fresh);
   });
-  if (status.code != errc::ok) return {status.code, status.offset};
+  if (status.code != errc::ok) return {status.code, status.offset, status.bytes_missing};
   return result<T>(std::move(value));
 }
 

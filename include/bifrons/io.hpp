@@ -92,6 +92,9 @@ class reader {
   [[nodiscard]] errc error() const noexcept { return src_.error(); }
   /// The byte where the first failure happened, or the current position.
   [[nodiscard]] std::size_t offset() const noexcept { return ok() ? src_.offset() : src_.error_offset(); }
+  /// After unexpected_end or count_exceeds_input: at least how many more bytes the value that ran
+  /// out needed (bifrons::error::bytes_missing); 0 otherwise.
+  [[nodiscard]] std::size_t bytes_missing() const noexcept { return src_.error_bytes_missing(); }
   [[nodiscard]] std::size_t remaining() const noexcept { return src_.remaining(); }
   /// True when every byte has been read.
   [[nodiscard]] bool done() const noexcept { return ok() && src_.at_limit(); }
@@ -137,7 +140,7 @@ class reader {
 #endif
     }
 #if BIFRONS_HAS_EXCEPTIONS
-    if (src_.failed()) detail::raise(src_.error(), src_.error_offset());
+    if (src_.failed()) detail::raise(src_.error(), src_.error_offset(), src_.error_bytes_missing());
 #endif
   }
 

@@ -109,7 +109,14 @@ TYPED_TEST_P(AssociativeSuite, RepeatedKey) {
 }
 
 TYPED_TEST_P(AssociativeSuite, CountLargerThanInput) {
-  EXPECT_TRUE(fails_with<TypeParam>(B({0x05}), bifrons::errc::count_exceeds_input, 0));
+  // Elements are in their scalar encodings (integer keys are varints, not a block).
+  const std::size_t element_size = [] {
+    if constexpr (map_like<TypeParam>)
+      return min_encoded_size<typename TypeParam::key_type>() + min_encoded_size<typename TypeParam::mapped_type>();
+    else
+      return min_encoded_size<typename TypeParam::key_type>();
+  }();
+  EXPECT_TRUE(fails_with<TypeParam>(B({0x05}), bifrons::errc::count_exceeds_input, 0, 5 * element_size));
   EXPECT_TRUE(fails_with<TypeParam>(varint_bytes(std::uint64_t{1} << 40), bifrons::errc::element_limit_exceeded, 0));
 }
 

@@ -137,6 +137,17 @@ std::byte* write_elements(std::byte* out, const Range& r, std::size_t n) {
   }
 }
 
+/// After a block of n elements at p failed to load: fails at the first element that does not. A
+/// bool byte other than 0/1 is an invalid value, as for a scalar bool; any other element that does
+/// not load is a wide integer that does not fit the host's type.
+template <block_element T>
+BIFRONS_COLD_INLINE void fail_at_invalid_element(source& in, const std::byte* p, std::size_t n) {
+  T v{};
+  std::size_t i = 0;
+  while (i + 1 < n && load_element(p + i * wire_width<T>, v)) ++i;
+  in.fail_at(std::is_same_v<T, bool> ? errc::invalid_value : errc::value_out_of_range, p + i * wire_width<T>);
+}
+
 /// Reads elements into the n elements already in [first, first + n); elements before
 /// reused_end were there before the read (not fresh).
 template <class It>
@@ -152,11 +163,8 @@ void read_elements(source& in, It first, std::size_t n, std::size_t reused) {
     } else {
       for (std::size_t i = 0; i < n; ++i, ++first) ok &= load_element(p + i * wire_width<T>, *first);
     }
-    if (!ok) [[unlikely]] {
-      // A bool byte other than 0/1 is an invalid value, as for a scalar bool; any other
-      // element that does not load is a wide integer that does not fit the host's type.
-      in.fail_at(std::is_same_v<T, bool> ? errc::invalid_value : errc::value_out_of_range, p);
-    }
+    if (!ok) [[unlikely]]
+      fail_at_invalid_element<T>(in, p, n);
   } else {
     // Elements that were there before are as fresh as the container's owner; the rest were just
     // constructed. (Two loops rather than computing the flag per element.)
@@ -342,10 +350,9 @@ struct fixed_array_codec {
   static void read(source& in, A& a) {
     if constexpr (record<T>) {
       if constexpr (N == 0) return;
-      const std::byte* at = in.position();
       const std::uint64_t stride = read_stride<T>(in);
       if (in.failed()) return;
-      if (stride != 0 && N > in.remaining() / stride) return in.fail_at(errc::unexpected_end, at);
+      if (stride != 0 && N > in.remaining() / stride) return in.fail_short(in.missing_for(N, stride));
       const auto width = static_cast<std::size_t>(stride);
       read_records(in, in.skip(N * width), width, std::begin(a), N, in.fresh ? 0 : N);
     } else if constexpr (raw) {
