@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <sstream>
 #include <string>
@@ -127,6 +128,22 @@ TEST(NoExcept, ErrorsAreCodesWithOffsets) {
     Inner inner;
   };
   expect_error<Outer>(B({0x02, 0x00}), errc::depth_limit_exceeded, 1, bifrons::read_options{.max_depth = 1});
+}
+
+TEST(NoExcept, StrictReadingIsAnErrorCode) {
+  // A set out of order: accepted leniently, non_canonical at its first byte that differs.
+  expect_error<std::set<int>>(B({0x02, 0x04, 0x02}), errc::non_canonical, 1, {.canonical_only = true});
+  EXPECT_TRUE(bifrons::try_from_bytes<std::set<int>>(B({0x02, 0x04, 0x02})));
+  EXPECT_TRUE(bifrons::try_from_bytes<std::set<int>>(B({0x02, 0x02, 0x04}), {.canonical_only = true}));
+#if !BIFRONS_HAS_EXCEPTIONS  // (with exceptions, the failing read throws: io_test.cpp)
+  const std::vector<std::byte> out_of_order = B({0x02, 0x04, 0x02});
+  bifrons::reader r(out_of_order, {.canonical_only = true});
+  std::set<int> s;
+  r(s);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), errc::non_canonical);
+  EXPECT_EQ(r.offset(), 1u);
+#endif
 }
 
 TEST(NoExcept, MisalignedViewIsAnErrorCode) {

@@ -468,7 +468,8 @@ TEST(Error, CodesAreStableAndDescribed) {
                                         {errc::stream_error, 14},
                                         {errc::user_error, 15},
                                         {errc::bucket_limit_exceeded, 16},
-                                        {errc::invalid_stride, 17}};
+                                        {errc::invalid_stride, 17},
+                                        {errc::non_canonical, 28}};
   std::set<std::string> descriptions;
   for (const auto& [code, value] : codes) {
     EXPECT_EQ(static_cast<int>(code), value);
@@ -488,6 +489,7 @@ TEST(ReadOptions, Defaults) {
   EXPECT_EQ(o.max_alloc_bytes, std::size_t{256} << 20);
   EXPECT_EQ(o.max_elements, std::size_t{64} << 20);
   EXPECT_EQ(o.max_bucket_size, 64u);
+  EXPECT_FALSE(o.canonical_only);
 }
 
 TEST(ReadOptions, AppliedByFromBytes) {

@@ -40,6 +40,7 @@ enum class errc : std::uint8_t {
   ownership_conflict = 19,    ///< write: an object owned twice, or by owners of different kinds
   ownership_cycle = 20,       ///< write: owning pointers form a cycle (it would leak): make one link a weak_ptr
   object_limit_exceeded = 21, ///< more objects than read_options::max_objects
+  non_canonical = 28,         ///< read_options::canonical_only: not the bytes a writer produces for the value
 };
 
 /// A short English description of an error code.
@@ -67,6 +68,7 @@ constexpr const char* describe(errc e) noexcept {
     case errc::ownership_conflict: return "object owned twice or by owners of different kinds";
     case errc::ownership_cycle: return "owning pointers form a cycle (make one link a weak_ptr)";
     case errc::object_limit_exceeded: return "object limit exceeded";
+    case errc::non_canonical: return "not the canonical encoding of the value read";
   }
   return "unknown error";
 }

@@ -66,10 +66,13 @@ class reader {
  public:
   template <detail::byte_input Bytes>
   explicit reader(const Bytes& bytes, const read_options& options = {}) noexcept
-      : src_(detail::input_bytes(bytes).data(), detail::input_bytes(bytes).size(), options) {}
+      : src_(detail::input_bytes(bytes).data(), detail::input_bytes(bytes).size(), options),
+        canonical_only_(options.canonical_only) {}
 
   explicit reader(std::istream& stream, const read_options& options = {})
-      : owned_(slurp(stream, options.max_alloc_bytes)), src_(owned_.data(), owned_.size(), options) {
+      : owned_(slurp(stream, options.max_alloc_bytes)),
+        src_(owned_.data(), owned_.size(), options),
+        canonical_only_(options.canonical_only) {
     if (stream.bad())
       src_.fail(errc::stream_error);
     else
@@ -129,6 +132,7 @@ class reader {
           if constexpr (detail::may_hold_pointers<T>()) src.end_value();
         }
       } end{src_};
+      const std::byte* start = src_.position();
 #if BIFRONS_HAS_EXCEPTIONS
       try {
         codec<T>::read(src_, value);
@@ -138,6 +142,12 @@ class reader {
 #else
       codec<T>::read(src_, value);
 #endif
+      if (canonical_only_ && !src_.failed()) {
+        // Strict reading: the bytes of this value are exactly its encoding.
+        const std::span<const std::byte> read(start, src_.position());
+        if (const detail::read_status s = detail::compare_with_encoding(read, value); s.code != errc::ok)
+          src_.fail_at(s.code, s.code == errc::non_canonical ? start + s.offset : src_.begin());
+      }
     }
 #if BIFRONS_HAS_EXCEPTIONS
     if (src_.failed()) detail::raise(src_.error(), src_.error_offset(), src_.error_bytes_missing());
@@ -146,6 +156,7 @@ class reader {
 
   std::vector<std::byte> owned_;
   detail::source src_;
+  bool canonical_only_;
   detail::object_table_owner objects_{src_};
 };
 
