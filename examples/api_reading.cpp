@@ -68,6 +68,16 @@ int main() {
   check(!limited && limited.code() == bifrons::errc::element_limit_exceeded && limited.offset() == 0,
         "read_options::max_elements");
 
+  // read_options::canonical_only: only the bytes a writer produces for the value read. PointV1's
+  // bytes read as a Point lack its label: accepted leniently, refused strictly at byte 0.
+  bifrons::read_options strict;
+  strict.canonical_only = true;
+  const auto old_bytes = bifrons::to_bytes(PointV1{1, 2});
+  check(bifrons::try_from_bytes<Point>(old_bytes).has_value(), "lenient read of older data");
+  const auto refused = bifrons::try_from_bytes<Point>(old_bytes, strict);
+  check(!refused && refused.code() == bifrons::errc::non_canonical && refused.offset() == 0, "canonical_only");
+  check(bifrons::try_from_bytes<Point>(bytes, strict).has_value(), "canonical_only accepts canonical bytes");
+
   // Views read zero-copy: the string_view points into the input bytes.
   const std::string input = std::string("\x05", 1) + "hello";  // count 5, then the characters
   const auto view = bifrons::from_bytes<std::string_view>(input);

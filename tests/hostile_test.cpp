@@ -906,6 +906,28 @@ TEST(LiftedLimits, AnAllocationTheMachineRefusesIsOutOfMemoryNotBadAlloc) {
   EXPECT_EQ(read_status<std::vector<std::monostate>>(in, without_limits()), expected);
 }
 
+// ---- zero-size elements (SECURITY.md, "Zero-size elements") ------------------------------------
+
+TEST(ZeroSizeElements, FourBytesClaimTheElementLimitAndNoMore) {
+  // std::monostate takes no bytes: 80 80 80 20 (2^26) asks for max_elements of them, which the
+  // default budget allows for a vector (1 byte each: 64 MiB charged). The element limit is the
+  // bound, not the input's length.
+  const bytes four = spec{}.u(std::uint64_t{1} << 26).out;
+  ASSERT_EQ(four.size(), 4u);
+  const auto all = bifrons::try_from_bytes<std::vector<std::monostate>>(four);
+  ASSERT_TRUE(all) << status_of(all);
+  EXPECT_EQ(all->size(), std::size_t{1} << 26);
+  EXPECT_EQ(read_status<std::vector<std::monostate>>(spec{}.u((std::uint64_t{1} << 26) + 1).out, {}),
+            (status{errc::element_limit_exceeded, 0}));
+  // A list node is charged 32 bytes or more: the budget refuses 2^26 of them at the count.
+  EXPECT_EQ(read_status<std::list<std::monostate>>(four, {}), (status{errc::allocation_limit_exceeded, 0}));
+  // The remedy: lower max_elements (or the budget) for types with zero-size elements.
+  const bifrons::read_options small{.max_elements = 1000};
+  EXPECT_EQ(read_status<std::vector<std::tuple<>>>(spec{}.u(1001).out, small),
+            (status{errc::element_limit_exceeded, 0}));
+  EXPECT_EQ(bifrons::from_bytes<std::vector<std::tuple<>>>(spec{}.u(1000).out, small).size(), 1000u);
+}
+
 // =============================================================================================
 // Depth: recursive types nested 100 000 deep
 // =============================================================================================

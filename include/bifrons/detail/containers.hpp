@@ -168,6 +168,11 @@ void read_elements(source& in, It first, std::size_t n, std::size_t reused) {
     }
     if (!ok) [[unlikely]]
       fail_at_invalid_element<T>(in, p, n);
+  } else if constexpr (min_size_of<T> == 0) {
+    // Elements that can take no bytes are made of std::monostate, std::tuple<>, std::array<T, 0>
+    // and std::bitset<0> alone (a struct, a tag or a count takes a byte): there is nothing to
+    // read, and a count of them costs what the container allocates, not a loop over them.
+    (void)in, (void)first, (void)n, (void)reused;
   } else {
     // Elements that were there before are as fresh as the container's owner; the rest were just
     // constructed. (Two loops rather than computing the flag per element.)
