@@ -628,6 +628,18 @@ TEST(FormatExamples, Section26ErrorPrecedenceAndOffsets) {
   expect_error<PointV1>("04 02 80", errc::unexpected_end, 3, 1);
 }
 
+TEST(FormatExamples, Section27TheBudgetCountsHostSizeofs) {
+  // Four empty strings (05 would be five): charged sizeof(std::string) each, which is 32 with
+  // libstdc++ on 64-bit hosts and 24 on 32-bit ones: whether a read fits depends on the host.
+  const auto read = [](std::size_t budget) {
+    return bifrons::try_from_bytes<std::vector<std::string>>(hex("04 00 00 00 00"), {.max_alloc_bytes = budget});
+  };
+  EXPECT_TRUE(read(4 * sizeof(std::string)));
+  const auto refused = read(4 * sizeof(std::string) - 1);
+  EXPECT_EQ(refused.code(), errc::allocation_limit_exceeded);
+  EXPECT_EQ(refused.offset(), 0u);
+}
+
 TEST(FormatExamples, Section31MinimumEncodedSizes) {
   // A count of 4 with no bytes after it: count_exceeds_input, with 4 x the element's minimum size
   // missing (tuple<T> is encoded as T, one element after another, never as a block).

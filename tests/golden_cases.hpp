@@ -298,7 +298,7 @@ struct PTree {
   }
   PTree(const PTree&) = delete;
   PTree& operator=(const PTree&) = delete;
-  PTree(PTree&& o) noexcept : value(o.value), left(o.left), right(o.right), parent(o.parent) {
+  PTree(PTree&& o) noexcept : value(o.value), left(o.left), right(o.right), parent(o.parent == &o ? this : o.parent) {
     o.left = o.right = nullptr;
     adopt(&o);
   }
@@ -309,7 +309,7 @@ struct PTree {
       value = o.value;
       left = o.left;
       right = o.right;
-      parent = o.parent;
+      parent = o.parent == &o ? this : o.parent;
       o.left = o.right = nullptr;
       adopt(&o);
     }
@@ -319,10 +319,22 @@ struct PTree {
     delete left;
     delete right;
   }
-  /// The children that pointed to `from` as their parent point here now.
+  /// The nodes below that pointed to `from` as their parent point here now. (All of them, not only
+  /// the children: a message may give any node below a parent pointer to this one, which a read
+  /// accepts, and a move of this node must not leave it dangling.)
   void adopt(const PTree* from) noexcept {
-    if (left && left->parent == from) left->parent = this;
-    if (right && right->parent == from) right->parent = this;
+    for (PTree* child : {left, right}) {
+      if (!child) continue;
+      if (child->parent == from) child->parent = this;
+      child->adopt_below(from, this);
+    }
+  }
+  void adopt_below(const PTree* from, PTree* to) noexcept {
+    for (PTree* child : {left, right}) {
+      if (!child) continue;
+      if (child->parent == from) child->parent = to;
+      child->adopt_below(from, to);
+    }
   }
   template <class Ar>
   void serialize(Ar& ar) {
