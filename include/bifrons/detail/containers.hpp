@@ -522,18 +522,21 @@ void for_each_in_canonical_order(const C& c, F&& f) {
   if constexpr (direction == 0) {
     for (const auto& e : c) f(e);
   } else {
-    // Sorted by the code units; stable, so that equal keys of a multiset or multimap keep their
-    // order. (Only these rare key types pay for the allocation.)
-    std::vector<const typename C::value_type*> order;
-    order.reserve(c.size());
-    for (const auto& e : c) order.push_back(&e);
-    std::stable_sort(order.begin(), order.end(), [](const auto* x, const auto* y) {
-      if constexpr (direction > 0)
-        return code_unit_less(key_of<C>(*x), key_of<C>(*y));
-      else
-        return code_unit_less(key_of<C>(*y), key_of<C>(*x));
+    // Sorted by the code units; equal keys of a multiset or multimap keep their order (the
+    // position breaks ties: std::stable_sort's temporary buffer is deprecated in C++20).
+    // Only these rare key types pay for the allocation.
+    using element = typename C::value_type;
+    std::vector<std::pair<const element*, std::size_t>> sorted;
+    sorted.reserve(c.size());
+    for (const auto& e : c) sorted.emplace_back(&e, sorted.size());
+    std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) {
+      const auto& a = key_of<C>(*(direction > 0 ? x : y).first);
+      const auto& b = key_of<C>(*(direction > 0 ? y : x).first);
+      if (code_unit_less(a, b)) return true;
+      if (code_unit_less(b, a)) return false;
+      return x.second < y.second;
     });
-    for (const auto* e : order) f(*e);
+    for (const auto& entry : sorted) f(*entry.first);
   }
 }
 
