@@ -54,7 +54,9 @@ int main() {
   // try_from_bytes: a result<T> instead of an exception.
   const std::vector<std::byte> truncated(bytes.begin(), bytes.end() - 1);
   const bifrons::result<Point> r = bifrons::try_from_bytes<Point>(truncated);
-  check(!r && r.code() == bifrons::errc::unexpected_end, "try_from_bytes on truncated input");
+  // unexpected_end is reported where the input ends, with how many more bytes the value needed.
+  check(!r && r.code() == bifrons::errc::unexpected_end && r.offset() == truncated.size() && r.bytes_missing() == 1,
+        "try_from_bytes on truncated input");
   const bifrons::result<Point> good = bifrons::try_from_bytes<Point>(bytes);
   check(good.has_value() && good->label == "a", "try_from_bytes");
 
@@ -65,6 +67,16 @@ int main() {
   const auto limited = bifrons::try_from_bytes<std::vector<std::int32_t>>(three, limits);
   check(!limited && limited.code() == bifrons::errc::element_limit_exceeded && limited.offset() == 0,
         "read_options::max_elements");
+
+  // read_options::canonical_only: only the bytes a writer produces for the value read. PointV1's
+  // bytes read as a Point lack its label: accepted leniently, refused strictly at byte 0.
+  bifrons::read_options strict;
+  strict.canonical_only = true;
+  const auto old_bytes = bifrons::to_bytes(PointV1{1, 2});
+  check(bifrons::try_from_bytes<Point>(old_bytes).has_value(), "lenient read of older data");
+  const auto refused = bifrons::try_from_bytes<Point>(old_bytes, strict);
+  check(!refused && refused.code() == bifrons::errc::non_canonical && refused.offset() == 0, "canonical_only");
+  check(bifrons::try_from_bytes<Point>(bytes, strict).has_value(), "canonical_only accepts canonical bytes");
 
   // Views read zero-copy: the string_view points into the input bytes.
   const std::string input = std::string("\x05", 1) + "hello";  // count 5, then the characters

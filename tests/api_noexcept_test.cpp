@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <sstream>
 #include <string>
@@ -95,23 +96,26 @@ TEST(NoExcept, BufferTooSmallWritesNothing) {
 
 template <class T>
 void expect_error(const std::vector<std::byte>& b, errc code, std::size_t offset,
-                  const bifrons::read_options& options = {}) {
+                  const bifrons::read_options& options = {}, std::size_t bytes_missing = 0) {
   auto r = bifrons::try_from_bytes<T>(b, options);
   ASSERT_FALSE(r.has_value());
   EXPECT_FALSE(static_cast<bool>(r));
   EXPECT_EQ(r.code(), code) << bifrons::describe(r.code());
   EXPECT_EQ(r.offset(), offset);
+  EXPECT_EQ(r.bytes_missing(), bytes_missing);
 }
 
 TEST(NoExcept, ErrorsAreCodesWithOffsets) {
-  expect_error<int>(B({}), errc::unexpected_end, 0);
+  expect_error<int>(B({}), errc::unexpected_end, 0, {}, 1);
+  // A string of 3 bytes with 1 present: the count, with 2 bytes missing.
+  expect_error<std::string>(B({0x03, 0x61}), errc::count_exceeds_input, 0, {}, 2);
   expect_error<int>(B({0x02, 0x00}), errc::trailing_bytes, 1);
   expect_error<bool>(B({0x02}), errc::invalid_value, 0);
   expect_error<std::optional<int>>(B({0x02}), errc::invalid_value, 0);
   expect_error<std::variant<int, bool>>(B({0x02}), errc::invalid_value, 0);
   expect_error<std::uint32_t>(B({0x80, 0x00}), errc::malformed_varint, 0);
   expect_error<std::uint8_t>(B({0x80, 0x02}), errc::value_out_of_range, 0);
-  expect_error<std::vector<int>>(B({0x05}), errc::count_exceeds_input, 0);
+  expect_error<std::vector<int>>(B({0x05}), errc::count_exceeds_input, 0, {}, 20);  // 5 x 4 bytes
   expect_error<std::map<int, int>>(B({0x02, 0x02, 0x00, 0x02, 0x02}), errc::duplicate_key, 3);
   expect_error<std::vector<bool>>(B({0x01, 0x02}), errc::invalid_value, 1);
   expect_error<std::unique_ptr<int>>(B({0x02}), errc::invalid_value, 0);
@@ -124,6 +128,22 @@ TEST(NoExcept, ErrorsAreCodesWithOffsets) {
     Inner inner;
   };
   expect_error<Outer>(B({0x02, 0x00}), errc::depth_limit_exceeded, 1, bifrons::read_options{.max_depth = 1});
+}
+
+TEST(NoExcept, StrictReadingIsAnErrorCode) {
+  // A set out of order: accepted leniently, non_canonical at its first byte that differs.
+  expect_error<std::set<int>>(B({0x02, 0x04, 0x02}), errc::non_canonical, 1, {.canonical_only = true});
+  EXPECT_TRUE(bifrons::try_from_bytes<std::set<int>>(B({0x02, 0x04, 0x02})));
+  EXPECT_TRUE(bifrons::try_from_bytes<std::set<int>>(B({0x02, 0x02, 0x04}), {.canonical_only = true}));
+#if !BIFRONS_HAS_EXCEPTIONS  // (with exceptions, the failing read throws: io_test.cpp)
+  const std::vector<std::byte> out_of_order = B({0x02, 0x04, 0x02});
+  bifrons::reader r(out_of_order, {.canonical_only = true});
+  std::set<int> s;
+  r(s);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), errc::non_canonical);
+  EXPECT_EQ(r.offset(), 1u);
+#endif
 }
 
 TEST(NoExcept, MisalignedViewIsAnErrorCode) {

@@ -281,8 +281,8 @@ TEST(FromBytes, AcceptsAnyContiguousByteRange) {
 }
 
 TEST(FromBytes, EmptyInputIsUnexpectedEnd) {
-  EXPECT_TRUE(fails_with<int>(bytes{}, errc::unexpected_end, 0));
-  EXPECT_TRUE(fails_with<Sample>(std::string_view(), errc::unexpected_end, 0));
+  EXPECT_TRUE(fails_with<int>(bytes{}, errc::unexpected_end, 0, 1));
+  EXPECT_TRUE(fails_with<Sample>(std::string_view(), errc::unexpected_end, 0, 1));
 }
 
 TEST(FromBytes, TrailingBytes) {
@@ -369,9 +369,16 @@ TEST(Result, ValueThrowsTheErrorWhenEmpty) {
     EXPECT_EQ(e.code(), errc::duplicate_key);
     EXPECT_EQ(e.offset(), 42u);
   }
-  const bifrons::result<int> c(errc::unexpected_end, 3);
-  EXPECT_THROW((void)c.value(), bifrons::error);
+  const bifrons::result<int> c(errc::unexpected_end, 3, 7);
+  try {
+    (void)c.value();
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.offset(), 3u);
+    EXPECT_EQ(e.bytes_missing(), 7u);
+  }
   EXPECT_THROW((void)std::move(r).value(), bifrons::error);
+  EXPECT_EQ(r.bytes_missing(), 0u);
 }
 
 TEST(Result, ValueAccessors) {
@@ -407,6 +414,40 @@ TEST(Error, MessageNamesTheErrorAndTheOffset) {
   EXPECT_STREQ(e.what(), "bifrons: malformed varint at byte 12");
   EXPECT_EQ(e.code(), errc::malformed_varint);
   EXPECT_EQ(e.offset(), 12u);
+  EXPECT_EQ(e.bytes_missing(), 0u);
+  EXPECT_STREQ(bifrons::error(errc::unexpected_end, 5, 1).what(),
+               "bifrons: unexpected end of input at byte 5 (at least 1 more byte needed)");
+}
+
+/// A save file of 252 bytes: a struct whose body is 250 bytes (a two-byte header).
+struct SaveFile {
+  std::string name;
+  std::vector<std::int32_t> scores;
+};
+
+TEST(Error, ATruncatedFileReportsWhereItEndsAndHowMuchIsMissing) {
+  SaveFile save{"slot one", std::vector<std::int32_t>(60, 7)};
+  const bytes file = bifrons::to_bytes(save);
+  ASSERT_EQ(file.size(), 252u);  // header 2 + name 9 + count 1 + 60 x 4
+  const bytes cut(file.begin(), file.begin() + 100);
+  const auto r = bifrons::try_from_bytes<SaveFile>(cut);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::unexpected_end);
+  EXPECT_EQ(r.offset(), 100u);          // where the input ended, not where the struct began
+  EXPECT_EQ(r.bytes_missing(), 152u);  // the struct needs 252 bytes
+  try {
+    (void)bifrons::from_bytes<SaveFile>(cut);
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_STREQ(e.what(), "bifrons: unexpected end of input at byte 100 (at least 152 more bytes needed)");
+    EXPECT_EQ(e.bytes_missing(), 152u);
+  }
+  // A reader reports the same.
+  bifrons::reader in(cut);
+  SaveFile value;
+  EXPECT_THROW(in(value), bifrons::error);
+  EXPECT_EQ(in.offset(), 100u);
+  EXPECT_EQ(in.bytes_missing(), 152u);
 }
 
 TEST(Error, CodesAreStableAndDescribed) {
@@ -427,7 +468,8 @@ TEST(Error, CodesAreStableAndDescribed) {
                                         {errc::stream_error, 14},
                                         {errc::user_error, 15},
                                         {errc::bucket_limit_exceeded, 16},
-                                        {errc::invalid_stride, 17}};
+                                        {errc::invalid_stride, 17},
+                                        {errc::non_canonical, 28}};
   std::set<std::string> descriptions;
   for (const auto& [code, value] : codes) {
     EXPECT_EQ(static_cast<int>(code), value);
@@ -447,6 +489,7 @@ TEST(ReadOptions, Defaults) {
   EXPECT_EQ(o.max_alloc_bytes, std::size_t{256} << 20);
   EXPECT_EQ(o.max_elements, std::size_t{64} << 20);
   EXPECT_EQ(o.max_bucket_size, 64u);
+  EXPECT_FALSE(o.canonical_only);
 }
 
 TEST(ReadOptions, AppliedByFromBytes) {

@@ -12,6 +12,7 @@
 #include <array>
 #include <bit>
 #include <bitset>
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -22,6 +23,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -102,14 +104,16 @@ void expect_example(const T& value, std::string_view bytes) {
   expect_decodes(bytes, value);
 }
 
-/// from_bytes<T>(bytes) fails with code at offset.
+/// from_bytes<T>(bytes) fails with code at offset, and reports bytes_missing (section 26: the
+/// bytes that unexpected_end and count_exceeds_input say the input lacked; 0 for the others).
 template <class T>
-void expect_error(std::string_view bytes, bifrons::errc code, std::size_t offset) {
+void expect_error(std::string_view bytes, bifrons::errc code, std::size_t offset, std::size_t bytes_missing = 0) {
   SCOPED_TRACE(testing::Message() << "rejecting " << bytes);
   const auto result = bifrons::try_from_bytes<T>(hex(bytes));
   ASSERT_FALSE(result);
   EXPECT_EQ(result.code(), code) << bifrons::describe(result.code());
   EXPECT_EQ(result.offset(), offset);
+  EXPECT_EQ(result.bytes_missing(), bytes_missing);
 }
 
 TEST(FormatExampleHelpers, HexParsesPairsAndIgnoresSpaces) {
@@ -337,10 +341,10 @@ TEST(FormatExamples, Example19RejectedInputs) {
   expect_error<bool>("02", errc::invalid_value, 0);
   expect_error<std::optional<std::int32_t>>("02", errc::invalid_value, 0);
   expect_error<std::variant<std::int32_t, std::string>>("02 0a", errc::invalid_value, 0);
-  expect_error<std::string>("05 68 69", errc::count_exceeds_input, 0);
+  expect_error<std::string>("05 68 69", errc::count_exceeds_input, 0, 3);
   expect_error<std::set<std::string>>("02 01 61 01 61", errc::duplicate_key, 3);
   expect_error<std::uint32_t>("01 02", errc::trailing_bytes, 1);
-  expect_error<PointV1>("04 06", errc::unexpected_end, 0);
+  expect_error<PointV1>("04 06", errc::unexpected_end, 2, 1);
   expect_error<std::vector<bool>>("09 0d 03", errc::invalid_value, 2);
 }
 
@@ -417,10 +421,10 @@ TEST(FormatExamples, Section28Records) {
   expect_error<std::vector<RecTick>>("01 06 00 00 00 00 00 00", errc::invalid_stride, 1);
   expect_error<RecTick>("0c 00 00 00 00 00 00", errc::invalid_stride, 0);
   expect_error<RecTick>("19 00 00 00 00 00 00 00 00 00 00 00 00", errc::invalid_value, 0);
-  expect_error<RecTick>("18 00 00 00 00 00 00 00 00 00 00 00", errc::unexpected_end, 0);
-  expect_error<std::vector<RecPoint>>("03 04 00 00 00 00 00 00 00 00", errc::count_exceeds_input, 0);
-  expect_error<std::vector<RecPoint>>("01 80 01 00 00", errc::count_exceeds_input, 0);
-  expect_error<std::array<RecPoint, 2>>("04 01 00 fe ff", errc::unexpected_end, 0);
+  expect_error<RecTick>("18 00 00 00 00 00 00 00 00 00 00 00", errc::unexpected_end, 12, 1);
+  expect_error<std::vector<RecPoint>>("03 04 00 00 00 00 00 00 00 00", errc::count_exceeds_input, 0, 4);
+  expect_error<std::vector<RecPoint>>("01 80 01 00 00", errc::count_exceeds_input, 0, 126);
+  expect_error<std::array<RecPoint, 2>>("04 01 00 fe ff", errc::unexpected_end, 5, 4);
   expect_error<std::vector<RecTrade>>("01 11 02 ff 49 42 4d fe ff ff ff ff ff ff ff 01 00 fe ff", errc::invalid_value,
                                       2);
   if constexpr (sizeof(long) == 4)
@@ -575,6 +579,240 @@ TEST(FormatExamples, Section23Polymorphic) {
   expect_error<std::unique_ptr<fx::Shape>>("02 00 01 01 58 01 00 00", errc::unknown_type, 0);
   expect_error<std::unique_ptr<fx::Shape>>("02 00 00 01 00", errc::invalid_value, 2);
   expect_error<std::unique_ptr<fx::Shape>>("02 02 00 00", errc::invalid_value, 1);
+}
+
+}  // namespace
+
+// ---- sections 1, 6, 12, 22, 26, 31 and 34: canonical bytes, leniencies and errors --------------
+
+namespace {
+
+using bifrons::errc;
+
+/// Strict reading (read_options::canonical_only).
+constexpr bifrons::read_options strict{.canonical_only = true};
+
+/// `bytes` read as T leniently give `value`, whose encoding is `canonical`; a strict read refuses
+/// `bytes` with non_canonical at `offset` and accepts `canonical`.
+template <class T>
+void expect_lenient(std::string_view bytes, const T& value, std::string_view canonical, std::size_t offset) {
+  SCOPED_TRACE(testing::Message() << "lenient " << bytes);
+  expect_decodes(bytes, value);
+  EXPECT_EQ(to_hex(bifrons::to_bytes(bifrons::from_bytes<T>(hex(bytes)))), to_hex(hex(canonical)));
+  const auto refused = bifrons::try_from_bytes<T>(hex(bytes), strict);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.code(), errc::non_canonical);
+  EXPECT_EQ(refused.offset(), offset);
+  EXPECT_EQ(refused.bytes_missing(), 0u);
+  const auto accepted = bifrons::try_from_bytes<T>(hex(canonical), strict);
+  ASSERT_TRUE(accepted) << bifrons::describe(accepted.code()) << " at byte " << accepted.offset();
+  EXPECT_TRUE(same(*accepted, value));
+}
+
+TEST(FormatExamples, Section01ReaderLeniencies) {
+  // Sets and maps in any order.
+  expect_lenient("02 04 02", std::set<std::int32_t>{1, 2}, "02 02 04", 1);
+  expect_lenient("02 80 61", std::set<char>{'a', '\x80'}, "02 61 80", 1);
+  // Bytes a struct's fields do not use (a newer writer's appended fields), skipped unexamined.
+  expect_lenient("08 02 04 ff ff", PointV1{1, 2}, "04 02 04", 0);
+  // Missing trailing fields (an older writer), at their defaults.
+  expect_lenient("02 02", PointV1{1, 0}, "04 02 00", 0);
+  // A class version on a class without one, read and ignored.
+  expect_lenient("07 07 02 04", PointV1{1, 2}, "04 02 04", 0);
+  // Another class version than the reader's (its hook converts): written back with its own.
+  expect_lenient("07 01 d8 04", Reading{300000}, "09 02 c0 cf 24", 0);
+  // Anything inside deprecated<T>: "hi" is read and discarded, an empty string written back.
+  expect_lenient("0a 0a 02 68 69 06", ItemV2{5, {}, 3}, "06 0a 00 06", 0);
+}
+
+/// A versioned class whose hook records the version of the data it reads.
+struct Seen {
+  static constexpr std::uint32_t bifrons_version = 3;
+  std::int32_t x = 5;
+  std::uint32_t version_read = 99;  // not serialized
+  template <class Ar>
+  void serialize(Ar& ar, std::uint32_t version) {
+    ar(x);
+    if constexpr (Ar::is_loading) version_read = version;
+  }
+};
+struct HolderV1 {
+  Seen seen;
+  std::int32_t tail = 0;
+};
+struct HolderV2 {
+  bifrons::deprecated<Seen> seen;
+  std::int32_t tail = 0;
+};
+
+TEST(FormatExamples, Section06TheEmptyEnvelopeOfARetiredVersionedStructHasNoVersion) {
+  // Every envelope a writer writes for Seen carries its version: body 03 0e, header (2 << 1) | 1.
+  EXPECT_EQ(to_hex(bifrons::to_bytes(Seen{7})), "05 03 0e");
+  // deprecated<Seen> writes the empty envelope 00: no fields, no version.
+  EXPECT_EQ(to_hex(bifrons::to_bytes(HolderV2{{}, 1})), "04 00 02");
+  // An old reader sees every field of Seen missing and version 0, as for data from before Seen had
+  // versions: x keeps its member initializer.
+  const auto old = bifrons::from_bytes<HolderV1>(hex("04 00 02"));
+  EXPECT_EQ(old.seen.x, 5);
+  EXPECT_EQ(old.seen.version_read, 0u);
+  EXPECT_EQ(old.tail, 1);
+}
+
+TEST(FormatExamples, Section12EqualKeysAreOneKey) {
+  // -0.0 and 0.0 are different values with different bytes ...
+  expect_example(std::set<double>{-0.0}, "01 00 00 00 00 00 00 00 80");
+  expect_example(std::set<double>{0.0}, "01 00 00 00 00 00 00 00 00");
+  // ... but one key of a set: the second is a duplicate, found after it is read (at its offset).
+  expect_error<std::set<double>>("02 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 80", errc::duplicate_key, 9);
+}
+
+struct Balance {
+  std::string currency;
+  double amount = 0;
+  friend bool operator==(const Balance&, const Balance&) = default;
+};
+
+struct HeroV1 {
+  std::int32_t hp = 0;
+  std::int32_t mana = 50;
+  std::int32_t level = 0;
+};
+struct HeroV2 {
+  std::int32_t hp = 0;
+  bifrons::deprecated<std::int32_t> mana;
+  std::int32_t level = 0;
+};
+
+TEST(FormatExamples, Section22WhatDeprecatedWrites) {
+  using bifrons::deprecated;
+  // A struct: the empty envelope. Anything else: T{} as any writer writes it, structs inside it in
+  // full (Balance{} is 12 00 and eight zero bytes: 10 bytes).
+  EXPECT_EQ(to_hex(bifrons::to_bytes(deprecated<Balance>{})), "00");
+  EXPECT_EQ(to_hex(bifrons::to_bytes(deprecated<std::array<Balance, 2>>{})),
+            "12 00 00 00 00 00 00 00 00 00 12 00 00 00 00 00 00 00 00 00");
+  EXPECT_EQ(to_hex(bifrons::to_bytes(deprecated<std::pair<Balance, std::int32_t>>{})),
+            "12 00 00 00 00 00 00 00 00 00 00");
+  EXPECT_EQ(to_hex(bifrons::to_bytes(deprecated<std::variant<Balance, std::int32_t>>{})),
+            "00 12 00 00 00 00 00 00 00 00 00");
+  EXPECT_EQ(to_hex(bifrons::to_bytes(deprecated<std::optional<Balance>>{})), "00");
+  EXPECT_EQ(to_hex(bifrons::to_bytes(deprecated<std::vector<Balance>>{})), "00");
+  EXPECT_EQ(to_hex(bifrons::to_bytes(deprecated<std::int32_t>{})), "00");
+  EXPECT_EQ(to_hex(bifrons::to_bytes(deprecated<double>{})), "00 00 00 00 00 00 00 00");
+  EXPECT_EQ(to_hex(bifrons::to_bytes(deprecated<std::bitset<10>>{})), "00 00");
+  EXPECT_EQ(to_hex(bifrons::to_bytes(deprecated<std::tuple<>>{})), "");
+
+  // An old reader reads what deprecated<T> wrote, T{}: mana is 0, not its member initializer 50.
+  EXPECT_EQ(to_hex(bifrons::to_bytes(HeroV2{10, {}, 3})), "06 14 00 06");
+  const auto old = bifrons::from_bytes<HeroV1>(hex("06 14 00 06"));
+  EXPECT_EQ(old.hp, 10);
+  EXPECT_EQ(old.mana, 0);
+  EXPECT_EQ(old.level, 3);
+  // A field missing from the data (a short envelope) is what keeps its initializer.
+  EXPECT_EQ(bifrons::from_bytes<HeroV1>(hex("02 14")).mana, 50);
+}
+
+TEST(FormatExamples, Section26ErrorPrecedenceAndOffsets) {
+  // The first error ends the read. An element's own errors come before duplicate_key, which is
+  // found once the whole element (key and value) is read, and reported at the element.
+  expect_error<std::map<std::int32_t, std::string>>("02 02 00 02 05 61", errc::count_exceeds_input, 4, 4);
+  expect_error<std::map<std::int32_t, std::string>>("02 02 00 02 00", errc::duplicate_key, 3);
+  // Checks on a count, in order, all at the count: max_elements, then the bytes left, then the
+  // budget.
+  const auto limited = [](std::string_view bytes, bifrons::read_options options) {
+    const auto r = bifrons::try_from_bytes<std::vector<std::int32_t>>(hex(bytes), options);
+    return std::tuple(r.code(), r.offset(), r.bytes_missing());
+  };
+  EXPECT_EQ(limited("05 00", {.max_alloc_bytes = 1, .max_elements = 4}),
+            std::tuple(errc::element_limit_exceeded, std::size_t{0}, std::size_t{0}));
+  EXPECT_EQ(limited("05 00", {.max_alloc_bytes = 1}),
+            std::tuple(errc::count_exceeds_input, std::size_t{0}, std::size_t{19}));
+  EXPECT_EQ(limited("02 00 00 00 00 00 00 00 00", {.max_alloc_bytes = 7}),
+            std::tuple(errc::allocation_limit_exceeded, std::size_t{0}, std::size_t{0}));
+  // An invalid element of an arithmetic block is reported at that element.
+  expect_error<std::array<bool, 3>>("01 00 02", errc::invalid_value, 2);
+  expect_error<std::vector<std::int8_t>>("03 00 01", errc::count_exceeds_input, 0, 1);
+  // unexpected_end: where the input (or the enclosing body) ends, with the bytes missing.
+  expect_error<std::string>("", errc::unexpected_end, 0, 1);
+  expect_error<double>("00 00 00", errc::unexpected_end, 3, 5);
+  expect_error<std::pair<PointV1, std::int32_t>>("04 02", errc::unexpected_end, 2, 1);
+  expect_error<PointV1>("04 02 80", errc::unexpected_end, 3, 1);
+}
+
+TEST(FormatExamples, Section27TheBudgetCountsHostSizeofs) {
+  // Four empty strings (05 would be five): charged sizeof(std::string) each, which is 32 with
+  // libstdc++ on 64-bit hosts and 24 on 32-bit ones: whether a read fits depends on the host.
+  const auto read = [](std::size_t budget) {
+    return bifrons::try_from_bytes<std::vector<std::string>>(hex("04 00 00 00 00"), {.max_alloc_bytes = budget});
+  };
+  EXPECT_TRUE(read(4 * sizeof(std::string)));
+  const auto refused = read(4 * sizeof(std::string) - 1);
+  EXPECT_EQ(refused.code(), errc::allocation_limit_exceeded);
+  EXPECT_EQ(refused.offset(), 0u);
+}
+
+TEST(FormatExamples, Section31MinimumEncodedSizes) {
+  // A count of 4 with no bytes after it: count_exceeds_input, with 4 x the element's minimum size
+  // missing (tuple<T> is encoded as T, one element after another, never as a block).
+  const auto missing = []<class T>(std::type_identity<T>) {
+    const auto r = bifrons::try_from_bytes<std::vector<std::tuple<T>>>(hex("04"));
+    EXPECT_EQ(r.code(), errc::count_exceeds_input);
+    return r.bytes_missing() / 4;
+  };
+  EXPECT_EQ(missing(std::type_identity<bool>{}), 1u);
+  EXPECT_EQ(missing(std::type_identity<char>{}), 1u);
+  EXPECT_EQ(missing(std::type_identity<std::byte>{}), 1u);
+  EXPECT_EQ(missing(std::type_identity<std::int64_t>{}), 1u);
+  EXPECT_EQ(missing(std::type_identity<Side>{}), 1u);
+  EXPECT_EQ(missing(std::type_identity<float>{}), 4u);
+  EXPECT_EQ(missing(std::type_identity<double>{}), 8u);
+  EXPECT_EQ(missing(std::type_identity<std::string>{}), 1u);
+  EXPECT_EQ(missing(std::type_identity<std::vector<double>>{}), 1u);
+  EXPECT_EQ((missing(std::type_identity<std::map<std::int32_t, double>>{})), 1u);
+  EXPECT_EQ(missing(std::type_identity<std::array<std::int16_t, 3>>{}), 6u);  // a block of 3 x 2
+  EXPECT_EQ((missing(std::type_identity<std::array<std::string, 3>>{})), 3u);
+  EXPECT_EQ(missing(std::type_identity<std::bitset<10>>{}), 2u);
+  EXPECT_EQ((missing(std::type_identity<std::pair<std::int32_t, double>>{})), 9u);
+  EXPECT_EQ(missing(std::type_identity<std::optional<double>>{}), 1u);
+  EXPECT_EQ((missing(std::type_identity<std::variant<double, std::int32_t>>{})), 1u);
+  EXPECT_EQ(missing(std::type_identity<std::complex<double>>{}), 16u);
+  EXPECT_EQ(missing(std::type_identity<std::unique_ptr<double>>{}), 1u);
+  EXPECT_EQ(missing(std::type_identity<PointV1>{}), 1u);  // the empty envelope
+  EXPECT_EQ(missing(std::type_identity<bifrons::deprecated<double>>{}), 8u);
+  // Types of zero bytes skip the check: four of them take no input.
+  EXPECT_EQ(bifrons::from_bytes<std::vector<std::monostate>>(hex("04")).size(), 4u);
+  EXPECT_EQ((bifrons::from_bytes<std::vector<std::tuple<>>>(hex("04")).size()), 4u);
+  EXPECT_EQ((bifrons::from_bytes<std::vector<std::array<double, 0>>>(hex("04")).size()), 4u);
+}
+
+TEST(FormatExamples, Section34StrictReading) {
+  // Canonical bytes read the same, strict or not.
+  const Account account{7, "Ann", {500, 10000}, {{1, "AB", 2.5}}};
+  const auto bytes = bifrons::to_bytes(account);
+  const auto strict_read = bifrons::try_from_bytes<Account>(bytes, strict);
+  ASSERT_TRUE(strict_read);
+  EXPECT_EQ(*strict_read, account);
+  // The throwing forms and reading into an existing object refuse the same.
+  try {
+    (void)bifrons::from_bytes<PointV1>(hex("02 02"), strict);
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.code(), errc::non_canonical);
+    EXPECT_EQ(e.offset(), 0u);
+    EXPECT_STREQ(e.what(), "bifrons: not the canonical encoding of the value read at byte 0");
+  }
+  PointV1 existing{9, 9};
+  try {
+    bifrons::from_bytes(hex("02 04"), existing, strict);  // y missing: written back as 04 04 00
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.code(), errc::non_canonical);
+  }
+  // The offset is the first byte that differs from the canonical encoding.
+  expect_lenient("01 02 02", std::vector<PointV1>{{1, 0}}, "01 04 02 00", 1);
+  // Other errors come first: strict reading only judges a value that was read.
+  const auto truncated = bifrons::try_from_bytes<PointV1>(hex("04 02"), strict);
+  EXPECT_EQ(truncated.code(), errc::unexpected_end);
+  EXPECT_EQ(truncated.offset(), 2u);
 }
 
 }  // namespace

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <deque>
 #include <forward_list>
+#include <functional>
 #include <initializer_list>
 #include <limits>
 #include <list>
@@ -298,7 +299,7 @@ struct PTree {
   }
   PTree(const PTree&) = delete;
   PTree& operator=(const PTree&) = delete;
-  PTree(PTree&& o) noexcept : value(o.value), left(o.left), right(o.right), parent(o.parent) {
+  PTree(PTree&& o) noexcept : value(o.value), left(o.left), right(o.right), parent(o.parent == &o ? this : o.parent) {
     o.left = o.right = nullptr;
     adopt(&o);
   }
@@ -309,7 +310,7 @@ struct PTree {
       value = o.value;
       left = o.left;
       right = o.right;
-      parent = o.parent;
+      parent = o.parent == &o ? this : o.parent;
       o.left = o.right = nullptr;
       adopt(&o);
     }
@@ -319,10 +320,22 @@ struct PTree {
     delete left;
     delete right;
   }
-  /// The children that pointed to `from` as their parent point here now.
+  /// The nodes below that pointed to `from` as their parent point here now. (All of them, not only
+  /// the children: a message may give any node below a parent pointer to this one, which a read
+  /// accepts, and a move of this node must not leave it dangling.)
   void adopt(const PTree* from) noexcept {
-    if (left && left->parent == from) left->parent = this;
-    if (right && right->parent == from) right->parent = this;
+    for (PTree* child : {left, right}) {
+      if (!child) continue;
+      if (child->parent == from) child->parent = this;
+      child->adopt_below(from, this);
+    }
+  }
+  void adopt_below(const PTree* from, PTree* to) noexcept {
+    for (PTree* child : {left, right}) {
+      if (!child) continue;
+      if (child->parent == from) child->parent = to;
+      child->adopt_below(from, to);
+    }
   }
   template <class Ar>
   void serialize(Ar& ar) {
@@ -1543,12 +1556,46 @@ struct polymorphic_unknown {
   }
 };
 
+/// Sets and maps whose keys hold char, with code units above 0x7f: the canonical order compares
+/// them as unsigned (docs/format.md, section 12), whatever char's signedness on the writer.
+/// Before this case existed, x86 writers put 0x80-0xff first; readers accept either order.
+struct char_order {
+  static constexpr const char* name = "char_order";
+  using type = std::tuple<std::set<char>, std::multiset<char>, std::map<char, std::string>,
+                          std::set<char, std::greater<>>, std::set<std::pair<char, std::int32_t>>,
+                          std::set<std::tuple<std::int32_t, char>>, std::set<std::array<char, 2>>,
+                          std::set<std::vector<char>>>;
+  static constexpr char c(unsigned code_unit) { return static_cast<char>(code_unit); }
+  static type value() {
+    return {{c(0xff), 'a', c(0x80), '\0', c(0x7f)},
+            {c(0xe9), 'e', c(0xe9)},
+            {{c(0xc3), "high"}, {'C', "low"}},
+            {c(0x80), 'a'},
+            {{c(0x80), 1}, {'a', 2}, {'a', -1}},
+            {{1, c(0x80)}, {1, 'a'}, {0, c(0xff)}},
+            {{{'a', c(0x80)}}, {{'a', 'b'}}, {{c(0x81), 'a'}}},
+            {{c(0x80)}, {'a', 'b'}, {'a'}}};
+  }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .u(5).raw({0x00, 0x61, 0x7f, 0x80, 0xff})                        // set<char>: raw bytes, unsigned order
+        .u(3).raw({0x65, 0xe9, 0xe9})                                    // multiset<char>
+        .u(2).raw({0x43}).str("low").raw({0xc3}).str("high")             // map<char, string>
+        .u(2).raw({0x80, 0x61})                                          // set<char, greater<>>: descending
+        .u(3).raw({0x61}).s(-1).raw({0x61}).s(2).raw({0x80}).s(1)        // set<pair<char, int32_t>>
+        .u(3).s(0).raw({0xff}).s(1).raw({0x61}).s(1).raw({0x80})         // set<tuple<int32_t, char>>
+        .u(3).raw({0x61, 0x62}).raw({0x61, 0x80}).raw({0x81, 0x61})      // set<array<char, 2>>: no count
+        .u(3).str("a").str("ab").raw({0x01, 0x80})                       // set<vector<char>>: by element, then length
+        .out;
+  }
+};
+
 /// The list of cases, handed to a variadic template: golden::case_list<::testing::Types>.
 template <template <class...> class List>
 using case_list = List<integers, scalars, fixed_wrappers, floats, vector_double, strings, vector_int32, vector_long,
                        blocks, vector_bool, account, versioned, deprecated_fields, base_class, optional_variant,
                        tuple_pair, maps_sets, array_bitset, complex_chrono, unique_ptrs, body_64, body_8192, sequences,
-                       empties, stream, records, record_book, pointers, polymorphic, polymorphic_unknown>;
+                       empties, stream, records, record_book, pointers, char_order, polymorphic, polymorphic_unknown>;
 
 /// The cases that a schema (docs/schema.md) describes: all but the polymorphic ones, whose
 /// pointers to polymorphic classes the schema model does not cover yet (its section 6), so
@@ -1558,7 +1605,7 @@ using schema_case_list =
     List<integers, scalars, fixed_wrappers, floats, vector_double, strings, vector_int32, vector_long, blocks,
          vector_bool, account, versioned, deprecated_fields, base_class, optional_variant, tuple_pair, maps_sets,
          array_bitset, complex_chrono, unique_ptrs, body_64, body_8192, sequences, empties, stream, records,
-         record_book, pointers>;
+         record_book, pointers, char_order>;
 
 // ---- typed files (docs/format.md section 30): tests/golden/framed/<name>.bin --------------------
 // The same values as some cases above, behind the frame: magic, format 1, the type's name.

@@ -585,10 +585,10 @@ TEST(Evolution, OldReaderSkipsNewFieldsNewReaderDefaultsMissingOnes) {
 }
 
 TEST(Evolution, EnvelopeErrors) {
-  // The header promises 4 bytes, 2 follow.
-  EXPECT_TRUE(fails_with<Two>(B({0x08, 0x02, 0x00}), errc::unexpected_end, 0));
+  // The header promises 4 bytes, 2 follow: reported where the input ends.
+  EXPECT_TRUE(fails_with<Two>(B({0x08, 0x02, 0x00}), errc::unexpected_end, 3, 2));
   // A field that starts inside the body must end inside it: the string's count says 2, the body has 1 more byte.
-  EXPECT_TRUE(fails_with<Two>(B({0x06, 0x02, 0x02, 0x61, 0x62}), errc::count_exceeds_input, 2));
+  EXPECT_TRUE(fails_with<Two>(B({0x06, 0x02, 0x02, 0x61, 0x62}), errc::count_exceeds_input, 2, 1));
   // A malformed header.
   EXPECT_TRUE(fails_with<Two>(B({0x80, 0x00}), errc::malformed_varint, 0));
 }

@@ -202,16 +202,17 @@ constexpr bifrons::read_options tight{
 struct status {
   errc code = errc::ok;
   std::size_t offset = 0;
+  std::size_t missing = 0;  // bytes_missing(): unexpected_end and count_exceeds_input only
   bool operator==(const status&) const = default;
 };
 
 std::ostream& operator<<(std::ostream& os, const status& s) {
-  return os << bifrons::describe(s.code) << " at " << s.offset;
+  return os << bifrons::describe(s.code) << " at " << s.offset << " (" << s.missing << " missing)";
 }
 
 template <class T>
 status status_of(const bifrons::result<T>& r) {
-  return r ? status{} : status{r.code(), r.offset()};
+  return r ? status{} : status{r.code(), r.offset(), r.bytes_missing()};
 }
 
 /// Describes the input being checked, for failure messages only.
@@ -241,6 +242,9 @@ void expect_sane(const status& s, std::size_t input_size, const where& at) {
   EXPECT_LE(s.offset, input_size) << s << at;
   EXPECT_NE(s.code, errc::out_of_memory) << at;
   EXPECT_NE(s.code, errc::user_error) << at;
+  // Input that ran out says by how much; no other error does.
+  const bool ran_out = s.code == errc::unexpected_end || s.code == errc::count_exceeds_input;
+  EXPECT_EQ(s.missing != 0, ran_out) << s << at;
 }
 
 /// Equal values: golden::same, or (for structs holding NaNs, which their operator== calls
@@ -279,7 +283,7 @@ status check_read(std::span<const std::byte> in, Seed&& seed, const where& at) {
       }
       return status{};
     } catch (const bifrons::error& e) {
-      return status{e.code(), e.offset()};
+      return status{e.code(), e.offset(), e.bytes_missing()};
     }
   });
   EXPECT_EQ(thrown, s) << at;
@@ -291,7 +295,7 @@ status check_read(std::span<const std::byte> in, Seed&& seed, const where& at) {
       bifrons::from_bytes(in, reused, tight);
       return status{};
     } catch (const bifrons::error& e) {
-      return status{e.code(), e.offset()};
+      return status{e.code(), e.offset(), e.bytes_missing()};
     }
   });
   EXPECT_EQ(into, s) << at;
@@ -322,7 +326,8 @@ void check_reader(std::span<const std::byte> in, const status& expected, const w
     std::apply([&](auto&... v) { r(v...); }, values);
     if (!r.done()) s = {errc::trailing_bytes, r.offset()};
   } catch (const bifrons::error& e) {
-    s = {e.code(), e.offset()};
+    s = {e.code(), e.offset(), e.bytes_missing()};
+    EXPECT_EQ(r.bytes_missing(), e.bytes_missing()) << at;
     EXPECT_EQ(r.error(), e.code()) << at;
     EXPECT_EQ(r.offset(), e.offset()) << at;
     EXPECT_FALSE(r.ok()) << at;
@@ -392,6 +397,10 @@ TYPED_TEST(HostileGolden, EveryTruncation) {
   for (std::size_t n = 0; n < file.size() && !this->HasFailure(); ++n) {
     const status s = check_case<TypeParam>(std::span(file).first(n), {"prefix", n});
     failures += s.code != errc::ok;
+    // A prefix of a valid encoding runs out of bytes: unexpected_end where it ends, or a count
+    // that the bytes left cannot hold (bytes_missing says by how much, checked by expect_sane).
+    EXPECT_TRUE(s.code == errc::unexpected_end ? s.offset == n : s.code == errc::count_exceeds_input)
+        << s << " for the first " << n << " bytes";
   }
   // The empty input holds no value of any type: at least that prefix fails.
   EXPECT_GE(failures, 1u);
@@ -464,7 +473,7 @@ status read_status(std::span<const std::byte> in, const bifrons::read_options& o
   try {
     (void)bifrons::from_bytes<T>(in, options);
   } catch (const bifrons::error& e) {
-    thrown = {e.code(), e.offset()};
+    thrown = {e.code(), e.offset(), e.bytes_missing()};
   }
   EXPECT_EQ(thrown, s);
   return s;
@@ -508,9 +517,11 @@ TEST_P(HugeCount, RefusedAtTheCountBeforeAllocating) {
   bifrons::read_options unlimited;
   unlimited.max_elements = std::numeric_limits<std::size_t>::max();
   const errc expected = sizeof(std::size_t) >= 8 ? c.unlimited : errc::element_limit_exceeded;
-  EXPECT_EQ(within_budget(count.size(), at, [&] { return c.read(count, unlimited); }), (status{expected, 0}));
+  // 2^60 elements of at least a byte each are far more than bytes_missing can count: it saturates.
+  const std::size_t missing = expected == errc::count_exceeds_input ? 0xFFFF'FFFFu : 0;
+  EXPECT_EQ(within_budget(count.size(), at, [&] { return c.read(count, unlimited); }), (status{expected, 0, missing}));
   EXPECT_EQ(within_budget(wrapped.size(), at, [&] { return c.read_wrapped(wrapped, unlimited); }),
-            (status{expected, 1}));
+            (status{expected, 1, missing}));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -603,7 +614,7 @@ TEST(AllocationBudget, VectorBoolChargesThePackedBytes) {
   EXPECT_LT(counting::g.largest, mib);
 
   const bytes too_short = count_then(bits, mib);  // one packed byte missing
-  EXPECT_EQ(read_status<std::vector<bool>>(too_short, {}), (status{errc::count_exceeds_input, 0}));
+  EXPECT_EQ(read_status<std::vector<bool>>(too_short, {}), (status{errc::count_exceeds_input, 0, 1}));
 }
 
 TEST(AllocationBudget, TheBudgetIsCumulativeOverTheWholeRead) {
@@ -662,7 +673,7 @@ TEST(AllocationBudget, ReadingIntoAnExistingObjectChargesLikeAFreshRead) {
   try {
     bifrons::from_bytes(in.out, existing, budget);
   } catch (const bifrons::error& e) {
-    into = {e.code(), e.offset()};
+    into = {e.code(), e.offset(), e.bytes_missing()};
   }
   EXPECT_EQ(into, status{});
   EXPECT_EQ(existing, big);  // tail reset to its default
@@ -895,6 +906,28 @@ TEST(LiftedLimits, AnAllocationTheMachineRefusesIsOutOfMemoryNotBadAlloc) {
   EXPECT_EQ(read_status<std::vector<std::monostate>>(in, without_limits()), expected);
 }
 
+// ---- zero-size elements (SECURITY.md, "Zero-size elements") ------------------------------------
+
+TEST(ZeroSizeElements, FourBytesClaimTheElementLimitAndNoMore) {
+  // std::monostate takes no bytes: 80 80 80 20 (2^26) asks for max_elements of them, which the
+  // default budget allows for a vector (1 byte each: 64 MiB charged). The element limit is the
+  // bound, not the input's length.
+  const bytes four = spec{}.u(std::uint64_t{1} << 26).out;
+  ASSERT_EQ(four.size(), 4u);
+  const auto all = bifrons::try_from_bytes<std::vector<std::monostate>>(four);
+  ASSERT_TRUE(all) << status_of(all);
+  EXPECT_EQ(all->size(), std::size_t{1} << 26);
+  EXPECT_EQ(read_status<std::vector<std::monostate>>(spec{}.u((std::uint64_t{1} << 26) + 1).out, {}),
+            (status{errc::element_limit_exceeded, 0}));
+  // A list node is charged 32 bytes or more: the budget refuses 2^26 of them at the count.
+  EXPECT_EQ(read_status<std::list<std::monostate>>(four, {}), (status{errc::allocation_limit_exceeded, 0}));
+  // The remedy: lower max_elements (or the budget) for types with zero-size elements.
+  const bifrons::read_options small{.max_elements = 1000};
+  EXPECT_EQ(read_status<std::vector<std::tuple<>>>(spec{}.u(1001).out, small),
+            (status{errc::element_limit_exceeded, 0}));
+  EXPECT_EQ(bifrons::from_bytes<std::vector<std::tuple<>>>(spec{}.u(1000).out, small).size(), 1000u);
+}
+
 // =============================================================================================
 // Depth: recursive types nested 100 000 deep
 // =============================================================================================
@@ -1049,8 +1082,8 @@ struct crafted_case {
 std::ostream& operator<<(std::ostream& os, const crafted_case& c) { return os << c.name; }
 
 template <class T>
-crafted_case crafted(const char* name, bytes input, errc code, std::size_t offset) {
-  return {name, std::move(input), &read_status<T>, {code, offset}};
+crafted_case crafted(const char* name, bytes input, errc code, std::size_t offset, std::size_t missing = 0) {
+  return {name, std::move(input), &read_status<T>, {code, offset, missing}};
 }
 
 bytes B(std::initializer_list<unsigned> list) { return spec{}.raw(list).out; }
@@ -1069,25 +1102,27 @@ INSTANTIATE_TEST_SUITE_P(
     Hostile, Crafted,
     ::testing::Values(
         // Envelopes.
-        crafted<OneDouble>("envelope_longer_than_input", B({0x10, 1, 2, 3}), errc::unexpected_end, 0),
+        // unexpected_end is reported where the input (or the enclosing body) ends, with the bytes
+        // the value that ran out needed beyond it.
+        crafted<OneDouble>("envelope_longer_than_input", B({0x10, 1, 2, 3}), errc::unexpected_end, 4, 5),
         crafted<OneDouble>("envelope_length_2_63", B({0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01}),
-                           errc::unexpected_end, 0),
-        crafted<OneDouble>("double_runs_past_envelope", B({0x08, 0, 0, 0, 0, 0, 0, 0, 0}), errc::unexpected_end, 1),
+                           errc::unexpected_end, 10, 0xFFFF'FFFFu),  // 2^63 - 1 missing, saturated
+        crafted<OneDouble>("double_runs_past_envelope", B({0x08, 0, 0, 0, 0, 0, 0, 0, 0}), errc::unexpected_end, 5, 4),
         crafted<std::vector<OneDouble>>("field_past_envelope_not_read_from_next_value",
                                         spec{}.u(2).raw({0x08, 0, 0, 0, 0}).env(spec{}.f64(0)).out,
-                                        errc::unexpected_end, 2),
-        crafted<OneU32>("varint_runs_past_envelope", B({0x02, 0x80, 0x01}), errc::unexpected_end, 1),
-        crafted<Outer>("nested_envelope_longer_than_parent", B({0x04, 0x06, 0x02, 0x00, 0x00}), errc::unexpected_end,
-                       1),
+                                        errc::unexpected_end, 6, 4),
+        crafted<OneU32>("varint_runs_past_envelope", B({0x02, 0x80, 0x01}), errc::unexpected_end, 2, 1),
+        crafted<Outer>("nested_envelope_longer_than_parent", B({0x04, 0x06, 0x02, 0x00, 0x00}), errc::unexpected_end, 3,
+                       2),
         crafted<OneString>("string_count_past_envelope", B({0x04, 0x05, 'a', 'b', 'c', 'd', 'e'}),
-                           errc::count_exceeds_input, 1),
-        crafted<VersionedOne>("version_runs_past_envelope", B({0x03, 0xAC, 0x02}), errc::unexpected_end, 1),
+                           errc::count_exceeds_input, 1, 4),
+        crafted<VersionedOne>("version_runs_past_envelope", B({0x03, 0xAC, 0x02}), errc::unexpected_end, 2, 1),
         crafted<VersionedOne>("version_above_2_32", B({0x0B, 0xFF, 0xFF, 0xFF, 0xFF, 0x1F}), errc::value_out_of_range,
                               1),
         crafted<OneU32>("header_not_minimal", B({0x80, 0x00}), errc::malformed_varint, 0),
         crafted<Outer>("unknown_fields_skipped", B({0x08, 0x02, 0x04, 0x04, 0x7F}), errc::ok, 0),
         crafted<Outer>("short_envelope_defaults", B({0x02, 0x00}), errc::ok, 0),
-        crafted<OneDouble>("empty_input_struct", {}, errc::unexpected_end, 0),
+        crafted<OneDouble>("empty_input_struct", {}, errc::unexpected_end, 0, 1),
         // Varints and scalars.
         crafted<std::uint64_t>("varint_11_bytes", B({0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01}),
                                errc::malformed_varint, 0),
@@ -1096,9 +1131,9 @@ INSTANTIATE_TEST_SUITE_P(
         crafted<std::uint32_t>("varint_not_minimal", B({0x80, 0x00}), errc::malformed_varint, 0),
         crafted<std::uint8_t>("uint8_256", B({0x80, 0x02}), errc::value_out_of_range, 0),
         crafted<std::int8_t>("int8_128", B({0x80, 0x02}), errc::value_out_of_range, 0),
-        crafted<std::int32_t>("empty_input_int", {}, errc::unexpected_end, 0),
+        crafted<std::int32_t>("empty_input_int", {}, errc::unexpected_end, 0, 1),
         crafted<std::int32_t>("trailing_bytes", B({0x02, 0x00}), errc::trailing_bytes, 1),
-        crafted<double>("double_7_bytes", B({0, 0, 0, 0, 0, 0, 0}), errc::unexpected_end, 0),
+        crafted<double>("double_7_bytes", B({0, 0, 0, 0, 0, 0, 0}), errc::unexpected_end, 7, 1),
         crafted<bool>("bool_2", B({0x02}), errc::invalid_value, 0),
         crafted<long>("long_2_32", spec{}.s(std::int64_t{1} << 32).out,
                       long_is_64 ? errc::ok : errc::value_out_of_range, 0),
@@ -1110,12 +1145,12 @@ INSTANTIATE_TEST_SUITE_P(
         crafted<std::unique_ptr<std::int32_t>>("unique_ptr_tag_2", B({0x02, 0x00}), errc::invalid_value, 0),
         crafted<std::unique_ptr<std::int32_t>>("unique_ptr_back_reference", B({0x03}), errc::invalid_value, 0),
         crafted<std::vector<std::int32_t>>("block_count_exceeds_input", B({0x03, 0, 0, 0, 0, 0, 0, 0, 0}),
-                                           errc::count_exceeds_input, 0),
+                                           errc::count_exceeds_input, 0, 4),
         crafted<std::set<std::int32_t>>("set_duplicate", B({0x02, 0x02, 0x02}), errc::duplicate_key, 2),
         crafted<std::map<std::int32_t, std::int32_t>>("map_duplicate", B({0x02, 0x02, 0x00, 0x02, 0x04}),
                                                       errc::duplicate_key, 3),
         crafted<std::vector<bool>>("vector_bool_padding", B({0x03, 0x08}), errc::invalid_value, 1),
-        crafted<std::vector<bool>>("vector_bool_short", B({0x09, 0x00}), errc::count_exceeds_input, 0),
+        crafted<std::vector<bool>>("vector_bool_short", B({0x09, 0x00}), errc::count_exceeds_input, 0, 1),
         crafted<std::bitset<10>>("bitset_padding", B({0x00, 0x04}), errc::invalid_value, 1)),
     [](const auto& info) { return std::string(info.param.name); });
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -218,6 +219,37 @@ TEST(Reader, StaysInStepAcrossVersions) {
   EXPECT_EQ(second.a, 2);
   EXPECT_EQ(tail, "end");
   EXPECT_TRUE(r.done());
+}
+
+TEST(Reader, StrictReadingJudgesEachValueByItsOwnBytes) {
+  bytes b;
+  bifrons::writer{b}(V2{1, {{"x", 1}}}, V2{2, {}});  // 0a 02 01 01 78 02, then 04 04 00
+  ASSERT_EQ(b.size(), 9u);
+  // Leniently, V1 readers skip V2's extra field; strictly, V1{1}'s own bytes would be 02 02.
+  bifrons::reader lenient(b);
+  V1 first, second;
+  lenient(first, second);
+  EXPECT_TRUE(lenient.done());
+  bifrons::reader strict(b, bifrons::read_options{.canonical_only = true});
+  EXPECT_THROW(strict(first), bifrons::error);
+  EXPECT_EQ(strict.error(), errc::non_canonical);
+  EXPECT_EQ(strict.offset(), 0u);
+  // V2 readers find both values canonical.
+  bifrons::reader same_version(b, bifrons::read_options{.canonical_only = true});
+  V2 a, c;
+  same_version(a, c);
+  EXPECT_TRUE(same_version.done());
+  // A second value that is not canonical is reported at its own byte: offset 6 + 1.
+  bytes two = b;
+  two.resize(6);
+  const bytes set_out_of_order = B({0x02, 0x04, 0x02});  // {2, 1}: canonical 02 02 04
+  two.insert(two.end(), set_out_of_order.begin(), set_out_of_order.end());
+  bifrons::reader second_value(two, bifrons::read_options{.canonical_only = true});
+  std::set<int> numbers;
+  second_value(a);
+  EXPECT_THROW(second_value(numbers), bifrons::error);
+  EXPECT_EQ(second_value.error(), errc::non_canonical);
+  EXPECT_EQ(second_value.offset(), 7u);
 }
 
 }  // namespace

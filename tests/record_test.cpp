@@ -331,14 +331,17 @@ TEST(RecordHostile, CountTimesStrideBeyondTheInput) {
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.code(), errc::count_exceeds_input);
   EXPECT_EQ(r.offset(), 0u);
-  // A stride larger than the whole input.
+  EXPECT_EQ(r.bytes_missing(), 0xFFFF'FFFFu);  // beyond counting: saturated
+  // A stride larger than the whole input (2^40 - 8 bytes missing, saturated).
   const bytes huge_stride = cat({B({0x01}), varint_bytes(std::uint64_t{1} << 40), bytes(8, std::byte{0})});
-  EXPECT_TRUE(fails_with<std::vector<Tick>>(huge_stride, errc::count_exceeds_input, 0));
+  EXPECT_TRUE(fails_with<std::vector<Tick>>(huge_stride, errc::count_exceeds_input, 0, 0xFFFF'FFFFu));
   // Truncated: three records announced, two and a half present.
   const bytes truncated = cat({B({0x03, 0x0C}), bytes(30, std::byte{0})});
-  EXPECT_TRUE(fails_with<std::vector<Tick>>(truncated, errc::count_exceeds_input, 0));
-  EXPECT_TRUE((fails_with<std::array<Tick, 3>>(cat({B({0x0C}), bytes(30, std::byte{0})}), errc::unexpected_end, 0)));
-  EXPECT_TRUE(fails_with<Tick>(cat({B({0x18}), bytes(11, std::byte{0})}), errc::unexpected_end, 0));
+  EXPECT_TRUE(fails_with<std::vector<Tick>>(truncated, errc::count_exceeds_input, 0, 6));
+  // A fixed array has no count: the block ends past the input, which is where it is reported.
+  EXPECT_TRUE((fails_with<std::array<Tick, 3>>(cat({B({0x0C}), bytes(30, std::byte{0})}), errc::unexpected_end, 31,
+                                               6)));
+  EXPECT_TRUE(fails_with<Tick>(cat({B({0x18}), bytes(11, std::byte{0})}), errc::unexpected_end, 12, 1));
 }
 
 TEST(RecordHostile, ZeroStrideIsBoundedByTheLimits) {

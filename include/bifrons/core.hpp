@@ -4,7 +4,9 @@
 // scalars and the field helpers (fields.hpp). Standard containers live in bifrons/types/*.hpp (bifrons.hpp includes
 // them all); streaming over containers and iostreams lives in bifrons/io.hpp.
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <new>
 #include <ranges>
 #include <span>
@@ -111,8 +113,10 @@ class write_passes<T> {
 /// value whose storage the read reuses (missing fields must then be reset).
 enum class object_state { fresh, reused };
 
+/// Sixteen bytes on 64-bit hosts, so that it comes back in two registers.
 struct read_status {
   errc code;
+  std::uint32_t bytes_missing;  // source::error_bytes_missing()
   std::size_t offset;
 };
 
@@ -129,7 +133,7 @@ BIFRONS_FLATTEN read_status read_all(std::span<const std::byte> in, T& out, cons
   codec<T>::read(src, out);
   if (!src.failed() && !src.at_limit()) src.fail(errc::trailing_bytes);
   if constexpr (may_hold_pointers<T>()) src.end_value();
-  return {src.error(), src.error_offset()};
+  return {src.error(), src.error_bytes_missing(), src.error_offset()};
 }
 
 /// read_all, with the allocator's std::bad_alloc turned into errc::out_of_memory; exceptions
@@ -145,11 +149,51 @@ BIFRONS_INLINE read_status read_all_or_out_of_memory(std::span<const std::byte> 
   try {
     return read_all(in, out, options, state);
   } catch (const std::bad_alloc&) {
-    return {errc::out_of_memory, 0};
+    return {errc::out_of_memory, 0, 0};
   }
 #else
   return read_all(in, out, options, state);
 #endif
+}
+
+/// Strict reading (read_options::canonical_only): ok if the input is exactly the encoding of the
+/// value read from it; otherwise non_canonical at the first byte that differs, or where the
+/// shorter of the two ends. The value is encoded once more, into a buffer of its own.
+template <class T>
+read_status encoding_differs(std::span<const std::byte> in, const T& value) {
+  write_passes<T> passes;
+  const std::size_t room = passes.room(value);
+  // A value just read that cannot be written (a pointer the writer refuses) has no canonical bytes.
+  if (passes.error() != errc::ok) return {errc::non_canonical, 0, 0};
+  std::vector<std::byte> encoding(room);
+  encoding.resize(static_cast<std::size_t>(passes.write(encoding.data(), room, value) - encoding.data()));
+  const auto differs = std::ranges::mismatch(in, encoding).in1;
+  if (differs == in.end() && encoding.size() == in.size()) return {errc::ok, 0, 0};
+  return {errc::non_canonical, 0, static_cast<std::size_t>(differs - in.begin())};
+}
+
+/// encoding_differs, with the allocator's std::bad_alloc as errc::out_of_memory (as a read has it).
+template <class T>
+read_status compare_with_encoding(std::span<const std::byte> in, const T& value) {
+#if BIFRONS_HAS_EXCEPTIONS
+  try {
+    return encoding_differs(in, value);
+  } catch (const std::bad_alloc&) {
+    return {errc::out_of_memory, 0, 0};
+  }
+#else
+  return encoding_differs(in, value);
+#endif
+}
+
+/// A read with read_options::canonical_only: read_all, then the comparison with the value's
+/// encoding. Out of line, and chosen before the read starts, so that reads without it pay one test
+/// of the flag.
+template <class T>
+BIFRONS_COLD read_status read_canonical(std::span<const std::byte> in, T& out, const read_options& options,
+                                        object_state state) {
+  const read_status status = read_all_or_out_of_memory(in, out, options, state);
+  return status.code == errc::ok ? compare_with_encoding(in, out) : status;
 }
 
 /// Runs f, turning exceptions from user code and allocators into error codes.
@@ -159,11 +203,12 @@ read_status guarded(F&& f) noexcept {
   try {
     return f();
   } catch (const error& e) {
-    return {e.code(), e.offset()};
+    return {e.code(), static_cast<std::uint32_t>(std::min<std::size_t>(e.bytes_missing(), std::uint32_t(-1))),
+            e.offset()};
   } catch (const std::bad_alloc&) {
-    return {errc::out_of_memory, 0};
+    return {errc::out_of_memory, 0, 0};
   } catch (...) {
-    return {errc::user_error, 0};
+    return {errc::user_error, 0, 0};
   }
 #else
   return f();
@@ -291,14 +336,17 @@ std::size_t to_bytes(const T& value, std::span<std::byte> buffer) {
 /// Reads a T from bytes, which must hold exactly one value. Throws bifrons::error on failure,
 /// also when the allocator runs out of memory (errc::out_of_memory); an exception thrown by a
 /// user hook or constructor passes through as it is.
-/// Fields that the data lacks (written by an older version) keep their default values.
+/// Fields that the data lacks (written by an older version) keep their default values. With
+/// options.canonical_only, bytes other than the value's own encoding fail with non_canonical.
 template <class T, detail::byte_input Bytes>
 [[nodiscard]] T from_bytes(const Bytes& bytes, const read_options& options = {}) {
   T value{};
-  const auto status = detail::read_all_or_out_of_memory(detail::input_bytes(bytes), value, options,
-                                                        detail::object_state::fresh);
+  const auto status =
+      options.canonical_only
+          ? detail::read_canonical(detail::input_bytes(bytes), value, options, detail::object_state::fresh)
+          : detail::read_all_or_out_of_memory(detail::input_bytes(bytes), value, options, detail::object_state::fresh);
   if (status.code != errc::ok) [[unlikely]]
-    detail::raise(status.code, status.offset);
+    detail::raise(status.code, status.offset, status.bytes_missing);
   return value;
 }
 
@@ -306,10 +354,12 @@ template <class T, detail::byte_input Bytes>
 /// Throws as from_bytes<T>. Exception safety: basic: on failure out is valid but unspecified.
 template <class T, detail::byte_input Bytes>
 void from_bytes(const Bytes& bytes, T& out, const read_options& options = {}) {
-  const auto status = detail::read_all_or_out_of_memory(detail::input_bytes(bytes), out, options,
-                                                        detail::object_state::reused);
+  const auto status =
+      options.canonical_only
+          ? detail::read_canonical(detail::input_bytes(bytes), out, options, detail::object_state::reused)
+          : detail::read_all_or_out_of_memory(detail::input_bytes(bytes), out, options, detail::object_state::reused);
   if (status.code != errc::ok) [[unlikely]]
-    detail::raise(status.code, status.offset);
+    detail::raise(status.code, status.offset, status.bytes_missing);
 }
 
 /// Non-throwing from_bytes: the value, or the error code and offset. Works with -fno-exceptions.
@@ -318,9 +368,11 @@ template <class T, detail::byte_input Bytes>
 [[nodiscard]] result<T> try_from_bytes(const Bytes& bytes, const read_options& options = {}) noexcept {
   T value{};
   const auto status = detail::guarded([&] {
+    if (options.canonical_only) [[unlikely]]
+      return detail::read_canonical(detail::input_bytes(bytes), value, options, detail::object_state::fresh);
     return detail::read_all(detail::input_bytes(bytes), value, options, detail::object_state::fresh);
   });
-  if (status.code != errc::ok) return {status.code, status.offset};
+  if (status.code != errc::ok) return {status.code, status.offset, status.bytes_missing};
   return result<T>(std::move(value));
 }
 

@@ -44,6 +44,7 @@ enum class errc : std::uint8_t {
   unregistered_type = 23,     ///< write: a polymorphic object's type is unregistered or unrelated to the pointer
   not_bifrons = 24,           ///< a framed read: no frame magic, or a format version this library does not know
   type_mismatch = 25,         ///< a framed read: the frame names another type
+  non_canonical = 28,         ///< read_options::canonical_only: not the bytes a writer produces for the value
 };
 
 /// A short English description of an error code.
@@ -75,6 +76,7 @@ constexpr const char* describe(errc e) noexcept {
     case errc::unregistered_type: return "dynamic type not registered (or not as derived from the pointer's type)";
     case errc::not_bifrons: return "not bifrons data (no frame, or an unknown format version)";
     case errc::type_mismatch: return "the frame names another type";
+    case errc::non_canonical: return "not the canonical encoding of the value read";
   }
   return "unknown error";
 }
@@ -86,30 +88,45 @@ constexpr bool found_at_write(errc e) noexcept {
 }
 
 /// Thrown by the throwing API. `offset()` is the byte of the input where reading failed
-/// (for writes: the size the value needs).
+/// (for writes: the size the value needs); for unexpected_end, the first byte that is not
+/// there: where the input, or the enclosing struct's body, ends. `bytes_missing()` is, for
+/// unexpected_end and count_exceeds_input, at least how many more bytes the value that ran out
+/// needed (0 for other errors).
 class error : public std::runtime_error {
  public:
-  error(errc code, std::size_t offset)
-      : std::runtime_error(std::string("bifrons: ") + describe(code) +
-                           (found_at_write(code) ? std::string(" (found when writing)")
-                                                 : " at byte " + std::to_string(offset))),
+  error(errc code, std::size_t offset, std::size_t bytes_missing = 0)
+      : std::runtime_error(message(code, offset, bytes_missing)),
         code_(code),
-        offset_(offset) {}
+        offset_(offset),
+        bytes_missing_(bytes_missing) {}
   [[nodiscard]] errc code() const noexcept { return code_; }
   [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
+  [[nodiscard]] std::size_t bytes_missing() const noexcept { return bytes_missing_; }
 
  private:
+  static std::string message(errc code, std::size_t offset, std::size_t bytes_missing) {
+    std::string m = std::string("bifrons: ") + describe(code);
+    if (found_at_write(code)) return m + " (found when writing)";
+    m += " at byte " + std::to_string(offset);
+    if (bytes_missing != 0)
+      m += " (at least " + std::to_string(bytes_missing) +
+           (bytes_missing == 1 ? " more byte needed)" : " more bytes needed)");
+    return m;
+  }
+
   errc code_;
   std::size_t offset_;
+  std::size_t bytes_missing_;
 };
 
 namespace detail {
-[[noreturn]] inline void raise(errc code, std::size_t offset) {
+[[noreturn]] inline void raise(errc code, std::size_t offset, std::size_t bytes_missing = 0) {
 #if BIFRONS_HAS_EXCEPTIONS
-  throw error(code, offset);
+  throw error(code, offset, bytes_missing);
 #else
   (void)code;
   (void)offset;
+  (void)bytes_missing;
   std::abort();
 #endif
 }
@@ -122,23 +139,27 @@ template <class T>
 class result {
  public:
   result(T value) noexcept(std::is_nothrow_move_constructible_v<T>) : value_(std::move(value)) {}
-  result(errc code, std::size_t offset) noexcept : code_(code), offset_(offset) {}
+  result(errc code, std::size_t offset, std::size_t bytes_missing = 0) noexcept
+      : code_(code), bytes_missing_(saturate(bytes_missing)), offset_(offset) {}
 
   [[nodiscard]] bool has_value() const noexcept { return value_.has_value(); }
   explicit operator bool() const noexcept { return has_value(); }
   [[nodiscard]] errc code() const noexcept { return code_; }
   [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
+  /// As error::bytes_missing(): for unexpected_end and count_exceeds_input, at least how many more
+  /// bytes the value that ran out needed; 0 otherwise.
+  [[nodiscard]] std::size_t bytes_missing() const noexcept { return bytes_missing_; }
 
   T& value() & {
-    if (!value_) detail::raise(code_, offset_);
+    if (!value_) detail::raise(code_, offset_, bytes_missing_);
     return *value_;
   }
   const T& value() const& {
-    if (!value_) detail::raise(code_, offset_);
+    if (!value_) detail::raise(code_, offset_, bytes_missing_);
     return *value_;
   }
   T&& value() && {
-    if (!value_) detail::raise(code_, offset_);
+    if (!value_) detail::raise(code_, offset_, bytes_missing_);
     return std::move(*value_);
   }
   T& operator*() & noexcept { return *value_; }
@@ -147,8 +168,14 @@ class result {
   const T* operator->() const noexcept { return &*value_; }
 
  private:
+  // In the padding after code_: a result is no larger for it. (Saturated: "at least" stays true.)
+  static std::uint32_t saturate(std::size_t n) noexcept {
+    return n < std::uint32_t(-1) ? static_cast<std::uint32_t>(n) : std::uint32_t(-1);
+  }
+
   std::optional<T> value_;
   errc code_ = errc::ok;
+  std::uint32_t bytes_missing_ = 0;
   std::size_t offset_ = 0;
 };
 

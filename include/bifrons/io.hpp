@@ -66,10 +66,13 @@ class reader {
  public:
   template <detail::byte_input Bytes>
   explicit reader(const Bytes& bytes, const read_options& options = {}) noexcept
-      : src_(detail::input_bytes(bytes).data(), detail::input_bytes(bytes).size(), options) {}
+      : src_(detail::input_bytes(bytes).data(), detail::input_bytes(bytes).size(), options),
+        canonical_only_(options.canonical_only) {}
 
   explicit reader(std::istream& stream, const read_options& options = {})
-      : owned_(slurp(stream, options.max_alloc_bytes)), src_(owned_.data(), owned_.size(), options) {
+      : owned_(slurp(stream, options.max_alloc_bytes)),
+        src_(owned_.data(), owned_.size(), options),
+        canonical_only_(options.canonical_only) {
     if (stream.bad())
       src_.fail(errc::stream_error);
     else
@@ -92,6 +95,9 @@ class reader {
   [[nodiscard]] errc error() const noexcept { return src_.error(); }
   /// The byte where the first failure happened, or the current position.
   [[nodiscard]] std::size_t offset() const noexcept { return ok() ? src_.offset() : src_.error_offset(); }
+  /// After unexpected_end or count_exceeds_input: at least how many more bytes the value that ran
+  /// out needed (bifrons::error::bytes_missing); 0 otherwise.
+  [[nodiscard]] std::size_t bytes_missing() const noexcept { return src_.error_bytes_missing(); }
   [[nodiscard]] std::size_t remaining() const noexcept { return src_.remaining(); }
   /// True when every byte has been read.
   [[nodiscard]] bool done() const noexcept { return ok() && src_.at_limit(); }
@@ -126,6 +132,7 @@ class reader {
           if constexpr (detail::may_hold_pointers<T>()) src.end_value();
         }
       } end{src_};
+      const std::byte* start = src_.position();
 #if BIFRONS_HAS_EXCEPTIONS
       try {
         codec<T>::read(src_, value);
@@ -135,14 +142,21 @@ class reader {
 #else
       codec<T>::read(src_, value);
 #endif
+      if (canonical_only_ && !src_.failed()) {
+        // Strict reading: the bytes of this value are exactly its encoding.
+        const std::span<const std::byte> read(start, src_.position());
+        if (const detail::read_status s = detail::compare_with_encoding(read, value); s.code != errc::ok)
+          src_.fail_at(s.code, s.code == errc::non_canonical ? start + s.offset : src_.begin());
+      }
     }
 #if BIFRONS_HAS_EXCEPTIONS
-    if (src_.failed()) detail::raise(src_.error(), src_.error_offset());
+    if (src_.failed()) detail::raise(src_.error(), src_.error_offset(), src_.error_bytes_missing());
 #endif
   }
 
   std::vector<std::byte> owned_;
   detail::source src_;
+  bool canonical_only_;
   detail::object_table_owner objects_{src_};
 };
 

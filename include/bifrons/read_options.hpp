@@ -18,7 +18,8 @@ enum class unknown_type_policy : unsigned char {
 /// The defaults follow the hostile-input practice of the trusted libraries: Cap'n Proto reads
 /// with nesting 64, protobuf with recursion depth 100, both with finite traversal budgets.
 struct read_options {
-  /// Nesting of structs and pointers (the only ways a type can recurse).
+  /// Nesting of structs (every type that can recurse does so through a struct; following a
+  /// pointer adds no level of its own).
   std::size_t max_depth = 64;
   /// Total bytes the read may allocate: container and string storage, the nodes of node-based
   /// containers and the bucket arrays of hash tables, each estimated from the element's
@@ -39,6 +40,14 @@ struct read_options {
   std::size_t max_objects = std::size_t{1} << 20;
   /// Polymorphic objects of types this program has not registered (docs/format.md, "Pointers").
   unknown_type_policy unknown_types = unknown_type_policy::fail;
+  /// Strict reading: refuse input that is not exactly the bytes a writer produces for the value
+  /// read (errc::non_canonical, at the first byte that differs), for callers that compare, hash or
+  /// sign bytes. Readers otherwise accept other spellings of a value: sets and maps in any order,
+  /// struct bodies with bytes they skip or without trailing fields, a version on a class without
+  /// one, anything inside deprecated<T> (docs/format.md, sections 1 and 34). A value holding an
+  /// unordered container of two or more elements, or a priority_queue, has no canonical bytes and
+  /// is refused in most orders. Costs one encoding of the value read; nothing when off.
+  bool canonical_only = false;
 };
 
 }  // namespace bifrons

@@ -67,11 +67,12 @@ TEST(AppendBytes, NewReaderIntoExistingObjectResetsMissingFields) {
 }
 
 TEST(AppendBytes, EnvelopeLongerThanInputIsUnexpectedEnd) {
-  // Header says 5 body bytes, 3 follow.
+  // Header says 5 body bytes, 3 follow: reported where the input ends, 2 bytes short.
   auto r = bifrons::try_from_bytes<Data1>(bytes_of({0x0A, 0x54, 0x01, 0x78}));
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.code(), errc::unexpected_end);
-  EXPECT_EQ(r.offset(), 0u);
+  EXPECT_EQ(r.offset(), 4u);
+  EXPECT_EQ(r.bytes_missing(), 2u);
 }
 
 TEST(AppendBytes, FieldCutByTheEnvelopeEndIsAnError) {
@@ -82,11 +83,14 @@ TEST(AppendBytes, FieldCutByTheEnvelopeEndIsAnError) {
   EXPECT_FALSE(count.has_value());
   EXPECT_EQ(count.code(), errc::count_exceeds_input);
   EXPECT_EQ(count.offset(), 2u);
-  // The envelope ends inside the count's varint (0x80 announces a second byte).
+  EXPECT_EQ(count.bytes_missing(), 2u);
+  // The envelope ends inside the count's varint (0x80 announces a second byte): reported where
+  // the envelope ends.
   auto varint = bifrons::try_from_bytes<Data1>(bytes_of({0x04, 0x54, 0x80, 0x01}));
   EXPECT_FALSE(varint.has_value());
   EXPECT_EQ(varint.code(), errc::unexpected_end);
-  EXPECT_EQ(varint.offset(), 2u);
+  EXPECT_EQ(varint.offset(), 3u);
+  EXPECT_EQ(varint.bytes_missing(), 1u);
 }
 
 // ---- large bodies: 2-, 3- and 4-byte envelope headers ----------------------------------------

@@ -11,6 +11,12 @@
 //                                                     // (unordered containers)
 //   static constexpr std::array golden{"name", ...};  // tests/golden/<name>.bin files holding a type
 //   static constexpr bool hooks_see_stale_fields = true;  // a known defect: see below
+//   static void check(const fuzz::context&, const type& read, const type& again);
+//                                                     // the case's own properties of a value read
+//                                                     // and of the value its encoding reads back as
+//   static constexpr bool copy_by_bytes = true;       // samples are copied through their bytes
+//                                                     // (types that are not copyable, or that
+//                                                     // point into themselves)
 //
 // check_case<Case>(input) reads the input as Case::type and aborts (a crash for libFuzzer) with
 // a message naming the property, the case and the input when any property fails:
@@ -186,6 +192,17 @@ constexpr bool hooks_see_stale_fields() {
     return false;
 }
 
+/// A copy of a sample to read into: its copy, or for cases that declare
+/// `static constexpr bool copy_by_bytes = true;` (types that hold unique_ptrs, owning raw pointers or
+/// pointers into themselves) the value its bytes read back as.
+template <class Case>
+typename Case::type copy_of(const typename Case::type& v) {
+  if constexpr (requires { requires Case::copy_by_bytes; })
+    return bifrons::from_bytes<typename Case::type>(bifrons::to_bytes(v));
+  else
+    return v;
+}
+
 /// Equal values: Case::same where bytes are not canonical, else equal encodings (which also
 /// compares floating point bit for bit, NaNs included).
 template <class Case>
@@ -344,8 +361,8 @@ void check_reads(const context& ctx, input in, const bifrons::result<typename Ca
     else
       ctx.check(same_value<Case>(existing, *r), "from_bytes into an existing object: another value");
   };
-  for (const T& sample : samples_of<Case>()) reused_read(sample);
-  if (r) reused_read(*r);
+  for (const T& sample : samples_of<Case>()) reused_read(copy_of<Case>(sample));
+  if (r) reused_read(copy_of<Case>(*r));
 }
 
 /// Every property of the header comment, for the input read as Case::type.
@@ -363,6 +380,7 @@ void check_case(input in) {
     ctx.check(std::ranges::equal(e1, in), "canonical type: the encoding of the value read differs from the input");
   const bifrons::result<T> r2 = bifrons::try_from_bytes<T>(e1, reference_limits);
   ctx.check(r2.has_value(), "the encoding of a value read does not read back");
+  if constexpr (requires { Case::check(ctx, *r, *r2); }) Case::check(ctx, *r, *r2);
   if constexpr (has_same<Case>) {
     ctx.check(Case::same(*r, *r2), "decode(encode(v)) != v");
     const bytes e2 = encode(ctx, *r2);

@@ -82,7 +82,7 @@ TEST(Adapter, PriorityQueueIsReheapifiedFromHostileOrder) {
 }
 
 TEST(Adapter, ErrorsComeFromTheContainer) {
-  EXPECT_TRUE(fails_with<std::queue<int>>(B({0x02, 0x00, 0x00}), bifrons::errc::count_exceeds_input, 0));
+  EXPECT_TRUE(fails_with<std::queue<int>>(B({0x02, 0x00, 0x00}), bifrons::errc::count_exceeds_input, 0, 6));
 }
 
 }  // namespace

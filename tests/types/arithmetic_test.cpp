@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -111,7 +112,7 @@ TYPED_TEST(IntegerScalar, ReadIntoExistingOverwrites) {
 }
 
 TYPED_TEST(IntegerScalar, EmptyInputIsUnexpectedEnd) {
-  EXPECT_TRUE(fails_with<TypeParam>(bytes{}, errc::unexpected_end, 0));
+  EXPECT_TRUE(fails_with<TypeParam>(bytes{}, errc::unexpected_end, 0, 1));
 }
 
 // ---- hand-computed encodings ----------------------------------------------------------------------
@@ -160,6 +161,10 @@ TEST(Integer, BoolOtherThanZeroOrOneIsInvalid) {
   EXPECT_TRUE(fails_with<bool>(B({0xff}), errc::invalid_value, 0));
   EXPECT_TRUE((fails_with<std::pair<bool, bool>>(B({0x01, 0x02}), errc::invalid_value, 1)));
   EXPECT_TRUE(reads_as(B({0x01}), true));
+  // In a block, the error is at the first invalid element, not at the block.
+  EXPECT_TRUE((fails_with<std::array<bool, 4>>(B({0x01, 0x00, 0x07, 0x09}), errc::invalid_value, 2)));
+  EXPECT_TRUE((fails_with<std::deque<bool>>(B({0x03, 0x00, 0x01, 0x02}), errc::invalid_value, 3)));
+  EXPECT_TRUE((fails_with<std::deque<bool>>(B({0x02, 0xff, 0x01}), errc::invalid_value, 1)));
 }
 
 // ---- narrowing -------------------------------------------------------------------------------------
@@ -246,9 +251,9 @@ TEST(Varint, AtMostTenBytesAndSixtyFourBits) {
 }
 
 TEST(Varint, TruncatedIsUnexpectedEnd) {
-  EXPECT_TRUE(fails_with<std::uint32_t>(B({0x80}), errc::unexpected_end, 0));
-  EXPECT_TRUE(fails_with<std::uint32_t>(B({0xff, 0xff}), errc::unexpected_end, 0));
-  EXPECT_TRUE((fails_with<std::pair<std::uint8_t, std::uint16_t>>(B({0x01, 0x80}), errc::unexpected_end, 1)));
+  EXPECT_TRUE(fails_with<std::uint32_t>(B({0x80}), errc::unexpected_end, 1, 1));
+  EXPECT_TRUE(fails_with<std::uint32_t>(B({0xff, 0xff}), errc::unexpected_end, 2, 1));
+  EXPECT_TRUE((fails_with<std::pair<std::uint8_t, std::uint16_t>>(B({0x01, 0x80}), errc::unexpected_end, 2, 1)));
 }
 
 // A varint with at least 8 bytes after its start is decoded from one 8-byte load; nearer the end
@@ -347,7 +352,7 @@ TYPED_TEST(Floating, SignalingNanInAnArrayIsBitExact) {
 }
 
 TYPED_TEST(Floating, TruncatedIsUnexpectedEnd) {
-  EXPECT_TRUE(fails_with<TypeParam>(bytes(sizeof(TypeParam) - 1), errc::unexpected_end, 0));
+  EXPECT_TRUE(fails_with<TypeParam>(bytes(sizeof(TypeParam) - 1), errc::unexpected_end, sizeof(TypeParam) - 1, 1));
 }
 
 TEST(Floating, HandComputedBytes) {
@@ -493,7 +498,7 @@ TEST(Wrappers, VarintArrayElementsAreRangeChecked) {
   EXPECT_TRUE(fails_with<Packed>(B({0x10, 0x00, 0x80, 0x80, 0x04, 0x00, 0x00, 0x00, 0x00}), errc::value_out_of_range,
                                  2));
   // v claims 5 elements with nothing after its count in the envelope (a 1-byte body).
-  EXPECT_TRUE(fails_with<Packed>(B({0x02, 0x05, 0x02}), errc::count_exceeds_input, 1));
+  EXPECT_TRUE(fails_with<Packed>(B({0x02, 0x05, 0x02}), errc::count_exceeds_input, 1, 5));
 }
 
 }  // namespace

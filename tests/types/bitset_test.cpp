@@ -72,7 +72,7 @@ TYPED_TEST(BitsetOf, PaddingBitsMustBeZero) {
 TYPED_TEST(BitsetOf, TruncatedIsUnexpectedEnd) {
   constexpr std::size_t N = TypeParam::value;
   if constexpr (N > 0) {
-    EXPECT_TRUE(fails_with<std::bitset<N>>(bytes((N + 7) / 8 - 1), errc::unexpected_end, 0));
+    EXPECT_TRUE(fails_with<std::bitset<N>>(bytes((N + 7) / 8 - 1), errc::unexpected_end, (N + 7) / 8 - 1, 1));
   } else {
     EXPECT_TRUE(fails_with<std::bitset<N>>(B({0x00}), errc::trailing_bytes, 0));
   }

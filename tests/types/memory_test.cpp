@@ -47,7 +47,7 @@ TEST(UniquePtr, ReservedTagsAreInvalid) {
   EXPECT_TRUE(fails_with<std::unique_ptr<int>>(B({0x80, 0x01}), errc::invalid_value, 0));
   EXPECT_TRUE((fails_with<std::pair<int, std::unique_ptr<int>>>(B({0x00, 0x02}), errc::invalid_value, 1)));
   EXPECT_TRUE(fails_with<std::unique_ptr<int>>(B({0x80, 0x00}), errc::malformed_varint, 0));
-  EXPECT_TRUE(fails_with<std::unique_ptr<int>>(B({0x01}), errc::unexpected_end, 1));
+  EXPECT_TRUE(fails_with<std::unique_ptr<int>>(B({0x01}), errc::unexpected_end, 1, 1));
 }
 
 TEST(UniquePtr, ReadIntoExistingReusesTheObject) {

@@ -71,8 +71,9 @@ TYPED_TEST(OptionalOf, TagOtherThanZeroOrOneIsInvalid) {
 }
 
 TYPED_TEST(OptionalOf, MissingValueIsUnexpectedEnd) {
-  EXPECT_TRUE(fails_with<TypeParam>(B({0x01}), errc::unexpected_end, 1));
-  EXPECT_TRUE(fails_with<TypeParam>(bytes{}, errc::unexpected_end, 0));
+  EXPECT_TRUE(fails_with<TypeParam>(B({0x01}), errc::unexpected_end, 1,
+                                    min_encoded_size<typename TypeParam::value_type>()));
+  EXPECT_TRUE(fails_with<TypeParam>(bytes{}, errc::unexpected_end, 0, 1));
 }
 
 TEST(Optional, ReadIntoEngagedStructResetsStaleFields) {

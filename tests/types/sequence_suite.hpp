@@ -88,8 +88,10 @@ TYPED_TEST_P(SequenceSuite, TruncatedInputFails) {
 }
 
 TYPED_TEST_P(SequenceSuite, CountLargerThanInputFailsAtTheCount) {
-  // Every element takes at least one byte: five elements cannot follow a lone count.
-  EXPECT_TRUE(fails_with<TypeParam>(B({0x05}), bifrons::errc::count_exceeds_input, 0));
+  // Every element takes at least one byte: five elements cannot follow a lone count, which lacks
+  // five elements' minimum sizes.
+  EXPECT_TRUE(fails_with<TypeParam>(B({0x05}), bifrons::errc::count_exceeds_input, 0,
+                                    5 * min_element_size<typename TypeParam::value_type>()));
   // 2^40 elements exceed read_options::max_elements (64 Mi) before anything is allocated.
   EXPECT_TRUE(fails_with<TypeParam>(varint_bytes(std::uint64_t{1} << 40), bifrons::errc::element_limit_exceeded, 0));
 }

@@ -57,9 +57,9 @@ TEST(String, ReadIntoExistingStringReplacesIt) {
 }
 
 TEST(String, CountBeyondInput) {
-  EXPECT_TRUE(fails_with<std::string>(B({0x05, 0x61, 0x62}), errc::count_exceeds_input, 0));
+  EXPECT_TRUE(fails_with<std::string>(B({0x05, 0x61, 0x62}), errc::count_exceeds_input, 0, 3));
   // A u16string of two code units needs four bytes.
-  EXPECT_TRUE(fails_with<std::u16string>(B({0x02, 0x61, 0x00, 0x62}), errc::count_exceeds_input, 0));
+  EXPECT_TRUE(fails_with<std::u16string>(B({0x02, 0x61, 0x00, 0x62}), errc::count_exceeds_input, 0, 1));
 }
 
 TEST(String, NestedInContainers) {

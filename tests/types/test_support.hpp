@@ -151,24 +151,60 @@ void read_into(const T& v, T& existing) {
   bifrons::from_bytes(bifrons::to_bytes(v), existing);
 }
 
+/// The fewest bytes a value of T encodes to, as docs/format.md states it (section 31, "Minimum
+/// encoded sizes"), for the types these tests use: count checks charge it per element, and
+/// count_exceeds_input's bytes_missing counts in it.
+template <class T>
+constexpr std::size_t min_encoded_size() {
+  if constexpr (std::is_floating_point_v<T>)
+    return sizeof(T);  // IEEE-754, fixed width
+  else if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T> || std::is_same_v<T, std::byte>)
+    return 1;  // a one-byte varint, or a one-byte type
+  else if constexpr (requires { typename T::first_type; })
+    return min_encoded_size<typename T::first_type>() + min_encoded_size<typename T::second_type>();
+  else
+    return 1;  // strings, containers, optionals, structs: an empty count, tag 0, an empty envelope
+}
+
+/// The same for an element of a sequence, where arithmetic elements form a block of fixed-width
+/// elements (long travels as 8 bytes, wchar_t as 4).
+template <class T>
+constexpr std::size_t min_element_size() {
+  if constexpr (std::is_same_v<T, long> || std::is_same_v<T, unsigned long>)
+    return 8;
+  else if constexpr (std::is_same_v<T, wchar_t>)
+    return 4;
+  else if constexpr (std::is_arithmetic_v<T>)
+    return sizeof(T);
+  else
+    return min_encoded_size<T>();
+}
+
 /// Reading bytes as T must fail with code at offset, through try_from_bytes and through the
-/// throwing from_bytes (whose message must name the error and the offset).
+/// throwing from_bytes (whose message must name the error and the offset), and report
+/// bytes_missing: what unexpected_end and count_exceeds_input say the input lacked, 0 for every
+/// other error.
 template <class T, class Bytes>
-::testing::AssertionResult fails_with(const Bytes& b, bifrons::errc code, std::size_t offset) {
+::testing::AssertionResult fails_with(const Bytes& b, bifrons::errc code, std::size_t offset,
+                                      std::size_t bytes_missing = 0) {
   auto r = bifrons::try_from_bytes<T>(b);
   if (r.has_value()) return ::testing::AssertionFailure() << "try_from_bytes succeeded on " << hex(b);
-  if (r.code() != code || r.offset() != offset)
-    return ::testing::AssertionFailure() << "expected '" << bifrons::describe(code) << "' at byte " << offset
-                                         << ", got '" << bifrons::describe(r.code()) << "' at byte " << r.offset()
-                                         << " reading " << hex(b);
+  if (r.code() != code || r.offset() != offset || r.bytes_missing() != bytes_missing)
+    return ::testing::AssertionFailure() << "expected '" << bifrons::describe(code) << "' at byte " << offset << " ("
+                                         << bytes_missing << " bytes missing), got '" << bifrons::describe(r.code())
+                                         << "' at byte " << r.offset() << " (" << r.bytes_missing()
+                                         << " bytes missing) reading " << hex(b);
 #if BIFRONS_HAS_EXCEPTIONS
   try {
     (void)bifrons::from_bytes<T>(b);
     return ::testing::AssertionFailure() << "from_bytes did not throw on " << hex(b);
   } catch (const bifrons::error& e) {
-    if (e.code() != code || e.offset() != offset)
+    if (e.code() != code || e.offset() != offset || e.bytes_missing() != bytes_missing)
       return ::testing::AssertionFailure() << "from_bytes threw '" << e.what() << "'";
-    const std::string expected_text = std::string(bifrons::describe(code)) + " at byte " + std::to_string(offset);
+    std::string expected_text = std::string(bifrons::describe(code)) + " at byte " + std::to_string(offset);
+    if (bytes_missing != 0)
+      expected_text += " (at least " + std::to_string(bytes_missing) +
+                       (bytes_missing == 1 ? " more byte" : " more bytes");
     if (std::string(e.what()).find(expected_text) == std::string::npos)
       return ::testing::AssertionFailure() << "message '" << e.what() << "' lacks '" << expected_text << "'";
   }

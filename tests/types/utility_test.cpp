@@ -88,7 +88,7 @@ TEST(Tuple, ErrorsAreReportedAtTheFailingElement) {
   EXPECT_TRUE((fails_with<std::tuple<int, bool, int>>(B({0x02, 0x05, 0x02}), errc::invalid_value, 1)));
   EXPECT_TRUE((fails_with<std::pair<std::string, std::uint8_t>>(B({0x01, 0x61, 0x80, 0x02}), errc::value_out_of_range,
                                                                 2)));
-  EXPECT_TRUE((fails_with<std::pair<int, int>>(B({0x02}), errc::unexpected_end, 1)));
+  EXPECT_TRUE((fails_with<std::pair<int, int>>(B({0x02}), errc::unexpected_end, 1, 1)));
   EXPECT_TRUE((fails_with<std::tuple<>>(B({0x00}), errc::trailing_bytes, 0)));
 }
 

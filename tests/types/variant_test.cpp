@@ -80,12 +80,12 @@ TYPED_TEST(VariantOf, IndexOutOfRangeIsInvalid) {
   EXPECT_TRUE(fails_with<TypeParam>(varint_bytes(~std::uint64_t{0}), errc::invalid_value, 0));
   EXPECT_TRUE((fails_with<std::pair<bool, TypeParam>>(cat({B({0x01}), varint_bytes(n + 1)}), errc::invalid_value, 1)));
   EXPECT_TRUE(fails_with<TypeParam>(B({0x80, 0x00}), errc::malformed_varint, 0));
-  EXPECT_TRUE(fails_with<TypeParam>(bytes{}, errc::unexpected_end, 0));
+  EXPECT_TRUE(fails_with<TypeParam>(bytes{}, errc::unexpected_end, 0, 1));
 }
 
 TEST(Variant, TruncatedAlternative) {
-  EXPECT_TRUE((fails_with<std::variant<int, std::string>>(B({0x01}), errc::unexpected_end, 1)));
-  EXPECT_TRUE((fails_with<std::variant<int, std::string>>(B({0x01, 0x03, 0x61}), errc::count_exceeds_input, 1)));
+  EXPECT_TRUE((fails_with<std::variant<int, std::string>>(B({0x01}), errc::unexpected_end, 1, 1)));
+  EXPECT_TRUE((fails_with<std::variant<int, std::string>>(B({0x01, 0x03, 0x61}), errc::count_exceeds_input, 1, 2)));
 }
 
 TEST(Variant, ReadIntoSameAlternativeResetsStaleStructFields) {

@@ -70,6 +70,11 @@ TEST(Vector, LongBlockValueBeyondHostRange) {
     EXPECT_TRUE(fails_with<std::vector<long>>(too_big, errc::value_out_of_range, 1));
     EXPECT_TRUE(fails_with<std::vector<long>>(too_small, errc::value_out_of_range, 1));
     EXPECT_TRUE(fails_with<std::vector<unsigned long>>(too_big_unsigned, errc::value_out_of_range, 1));
+    // The offset is that of the element that does not fit: the second one here.
+    bytes second = B({0x02});
+    put_le(second, 5, 8);
+    put_le(second, std::uint64_t{1} << 32, 8);
+    EXPECT_TRUE(fails_with<std::vector<long>>(second, errc::value_out_of_range, 9));
   } else {
     const auto big = bifrons::from_bytes<std::vector<long>>(too_big);
     ASSERT_EQ(big.size(), 1u);
@@ -128,8 +133,8 @@ TEST(VectorBool, PaddingBitsMustBeZero) {
 }
 
 TEST(VectorBool, CountBeyondInput) {
-  EXPECT_TRUE(fails_with<std::vector<bool>>(B({0x09, 0xff}), errc::count_exceeds_input, 0));
-  EXPECT_TRUE(fails_with<std::vector<bool>>(B({0x01}), errc::count_exceeds_input, 0));
+  EXPECT_TRUE(fails_with<std::vector<bool>>(B({0x09, 0xff}), errc::count_exceeds_input, 0, 1));
+  EXPECT_TRUE(fails_with<std::vector<bool>>(B({0x01}), errc::count_exceeds_input, 0, 1));
 }
 
 TEST(VectorBool, ReadIntoExisting) {

@@ -58,8 +58,8 @@ TEST(StringView, ReadPointsIntoTheInput) {
 
 TEST(StringView, EmptyAndErrors) {
   EXPECT_TRUE(bifrons::from_bytes<std::string_view>(B({0x00})).empty());
-  EXPECT_TRUE(fails_with<std::string_view>(B({0x05, 0x61}), errc::count_exceeds_input, 0));
-  EXPECT_TRUE(fails_with<std::string_view>(bytes{}, errc::unexpected_end, 0));
+  EXPECT_TRUE(fails_with<std::string_view>(B({0x05, 0x61}), errc::count_exceeds_input, 0, 4));
+  EXPECT_TRUE(fails_with<std::string_view>(bytes{}, errc::unexpected_end, 0, 1));
   EXPECT_TRUE(fails_with<std::string_view>(B({0x01, 0x61, 0x00}), errc::trailing_bytes, 2));
 }
 
@@ -171,7 +171,8 @@ TYPED_TEST(WideSpan, WrittenLikeAVector) {
 
 TYPED_TEST(WideSpan, EmptyAndTruncated) {
   EXPECT_TRUE(bifrons::from_bytes<std::span<const TypeParam>>(B({0x00})).empty());
-  EXPECT_TRUE(fails_with<std::span<const TypeParam>>(B({0x02, 0x00}), errc::count_exceeds_input, 0));
+  EXPECT_TRUE(fails_with<std::span<const TypeParam>>(B({0x02, 0x00}), errc::count_exceeds_input, 0,
+                                                     2 * min_element_size<TypeParam>() - 1));
 }
 
 TEST(WideSpan, HandComputedBytes) {

@@ -44,8 +44,13 @@
 #endif
 #if BIFRONS_HAS_BUILTINS
 #define BIFRONS_COLD [[gnu::noinline, gnu::cold]]
+// For failure paths that take the source: they may be inlined (a call would let the source's
+// address escape the flattened read, and its cursor could no longer live in registers) but are
+// laid out away from the hot path.
+#define BIFRONS_COLD_INLINE [[gnu::cold]]
 #else
 #define BIFRONS_COLD
+#define BIFRONS_COLD_INLINE
 #endif
 
 namespace bifrons::detail {

@@ -13,11 +13,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <iterator>
 #include <ranges>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "codec.hpp"
 #include "pointer_codec.hpp"
@@ -137,6 +140,17 @@ std::byte* write_elements(std::byte* out, const Range& r, std::size_t n) {
   }
 }
 
+/// After a block of n elements at p failed to load: fails at the first element that does not. A
+/// bool byte other than 0/1 is an invalid value, as for a scalar bool; any other element that does
+/// not load is a wide integer that does not fit the host's type.
+template <block_element T>
+BIFRONS_COLD_INLINE void fail_at_invalid_element(source& in, const std::byte* p, std::size_t n) {
+  T v{};
+  std::size_t i = 0;
+  while (i + 1 < n && load_element(p + i * wire_width<T>, v)) ++i;
+  in.fail_at(std::is_same_v<T, bool> ? errc::invalid_value : errc::value_out_of_range, p + i * wire_width<T>);
+}
+
 /// Reads elements into the n elements already in [first, first + n); elements before
 /// reused_end were there before the read (not fresh).
 template <class It>
@@ -152,11 +166,13 @@ void read_elements(source& in, It first, std::size_t n, std::size_t reused) {
     } else {
       for (std::size_t i = 0; i < n; ++i, ++first) ok &= load_element(p + i * wire_width<T>, *first);
     }
-    if (!ok) [[unlikely]] {
-      // A bool byte other than 0/1 is an invalid value, as for a scalar bool; any other
-      // element that does not load is a wide integer that does not fit the host's type.
-      in.fail_at(std::is_same_v<T, bool> ? errc::invalid_value : errc::value_out_of_range, p);
-    }
+    if (!ok) [[unlikely]]
+      fail_at_invalid_element<T>(in, p, n);
+  } else if constexpr (min_size_of<T> == 0) {
+    // Elements that can take no bytes are made of std::monostate, std::tuple<>, std::array<T, 0>
+    // and std::bitset<0> alone (a struct, a tag or a count takes a byte): there is nothing to
+    // read, and a count of them costs what the container allocates, not a loop over them.
+    (void)in, (void)first, (void)n, (void)reused;
   } else {
     // Elements that were there before are as fresh as the container's owner; the rest were just
     // constructed. (Two loops rather than computing the flag per element.)
@@ -342,10 +358,9 @@ struct fixed_array_codec {
   static void read(source& in, A& a) {
     if constexpr (record<T>) {
       if constexpr (N == 0) return;
-      const std::byte* at = in.position();
       const std::uint64_t stride = read_stride<T>(in);
       if (in.failed()) return;
-      if (stride != 0 && N > in.remaining() / stride) return in.fail_at(errc::unexpected_end, at);
+      if (stride != 0 && N > in.remaining() / stride) return in.fail_short(in.missing_for(N, stride));
       const auto width = static_cast<std::size_t>(stride);
       read_records(in, in.skip(N * width), width, std::begin(a), N, in.fresh ? 0 : N);
     } else if constexpr (raw) {
@@ -408,6 +423,123 @@ const typename C::key_type& key_of(const E& v) noexcept {
     return v;
 }
 
+// ---- the canonical order of sets and maps ---------------------------------------------------------
+//
+// An ordered set or map is written in its comparator's order, and `<` on char depends on the host:
+// {'a', '\x80'} iterates 80 61 where char is signed (x86) and 61 80 where it is unsigned (ARM,
+// PowerPC, s390x), and likewise for wchar_t. The canonical order compares char and wchar_t as
+// unsigned code units, as std::string already does (char_traits<char> compares unsigned chars),
+// also inside pairs, tuples, arrays, sequences and optionals; where the host's `<` differs, the
+// writer sorts the elements into that order (docs/format.md, section 12).
+
+/// Whether `<` on T depends on the signedness of char or wchar_t on this host.
+template <class T>
+constexpr bool host_dependent_order() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, char> || std::is_same_v<U, wchar_t>)
+    return std::is_signed_v<U>;
+  else if constexpr (requires { typename U::traits_type; })  // basic_string: Traits::compare
+    return std::is_same_v<typename U::traits_type, std::char_traits<wchar_t>> && std::is_signed_v<wchar_t>;
+  else if constexpr (requires { typename U::key_compare; })  // nested sets and maps: see format.md
+    return false;
+  else if constexpr (requires {
+                       typename U::first_type;
+                       typename U::second_type;
+                     })
+    return host_dependent_order<typename U::first_type>() || host_dependent_order<typename U::second_type>();
+  else if constexpr (std::ranges::input_range<U>)
+    return host_dependent_order<std::ranges::range_value_t<U>>();
+  else if constexpr (requires(const U& u) {
+                       typename U::value_type;
+                       u.has_value();
+                     })
+    return host_dependent_order<typename U::value_type>();
+  else if constexpr (requires { std::tuple_size<U>::value; })
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return (false || ... || host_dependent_order<std::tuple_element_t<I, U>>());
+    }(std::make_index_sequence<std::tuple_size_v<U>>{});
+  else
+    return false;
+}
+
+/// `<` with char and wchar_t compared as unsigned code units, for the types host_dependent_order
+/// looks into; `<` itself for the others.
+template <class T>
+bool code_unit_less(const T& a, const T& b) {
+  using U = std::remove_cv_t<T>;
+  if constexpr (!host_dependent_order<U>()) {
+    return a < b;
+  } else if constexpr (std::is_same_v<U, char> || std::is_same_v<U, wchar_t>) {
+    return static_cast<std::make_unsigned_t<U>>(a) < static_cast<std::make_unsigned_t<U>>(b);
+  } else if constexpr (requires { typename U::first_type; }) {
+    return code_unit_less(a.first, b.first) ||
+           (!code_unit_less(b.first, a.first) && code_unit_less(a.second, b.second));
+  } else if constexpr (std::ranges::input_range<U>) {
+    return std::lexicographical_compare(std::ranges::begin(a), std::ranges::end(a), std::ranges::begin(b),
+                                        std::ranges::end(b),
+                                        [](const auto& x, const auto& y) { return code_unit_less(x, y); });
+  } else if constexpr (requires { a.has_value(); }) {
+    return !a.has_value() ? b.has_value() : b.has_value() && code_unit_less(*a, *b);
+  } else {
+    return []<std::size_t... I>(const U& x, const U& y, std::index_sequence<I...>) {
+      // Lexicographic: the first element that differs decides.
+      int order = 0;
+      (void)((order = code_unit_less(std::get<I>(x), std::get<I>(y))   ? -1
+                      : code_unit_less(std::get<I>(y), std::get<I>(x)) ? 1
+                                                                       : 0,
+              order == 0) &&
+             ...);
+      return order < 0;
+    }(a, b, std::make_index_sequence<std::tuple_size_v<U>>{});
+  }
+}
+
+/// 1 (ascending) or -1 (descending) when the canonical order of the ordered set or map C differs
+/// from its iteration order on this host: keys whose `<` depends on the host, compared by
+/// std::less or std::greater. 0 otherwise: any other comparator's order is the canonical one.
+template <class C>
+constexpr int canonical_sort() {
+  if constexpr (!requires { typename C::key_compare; }) {
+    return 0;
+  } else {
+    using K = typename C::key_type;
+    using Compare = typename C::key_compare;
+    if constexpr (!host_dependent_order<K>())
+      return 0;
+    else if constexpr (std::is_same_v<Compare, std::less<K>> || std::is_same_v<Compare, std::less<>>)
+      return 1;
+    else if constexpr (std::is_same_v<Compare, std::greater<K>> || std::is_same_v<Compare, std::greater<>>)
+      return -1;
+    else
+      return 0;
+  }
+}
+
+/// Calls f on each element of the set or map c, in the canonical order.
+template <class C, class F>
+void for_each_in_canonical_order(const C& c, F&& f) {
+  constexpr int direction = canonical_sort<C>();
+  if constexpr (direction == 0) {
+    for (const auto& e : c) f(e);
+  } else {
+    // Sorted by the code units; equal keys of a multiset or multimap keep their order (the
+    // position breaks ties: std::stable_sort's temporary buffer is deprecated in C++20).
+    // Only these rare key types pay for the allocation.
+    using element = typename C::value_type;
+    std::vector<std::pair<const element*, std::size_t>> sorted;
+    sorted.reserve(c.size());
+    for (const auto& e : c) sorted.emplace_back(&e, sorted.size());
+    std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) {
+      const auto& a = key_of<C>(*(direction > 0 ? x : y).first);
+      const auto& b = key_of<C>(*(direction > 0 ? y : x).first);
+      if (code_unit_less(a, b)) return true;
+      if (code_unit_less(b, a)) return false;
+      return x.second < y.second;
+    });
+    for (const auto& entry : sorted) f(*entry.first);
+  }
+}
+
 /// set, multiset, map, multimap and their unordered forms.
 /// Map elements are written as the container's pair<const Key, T> and read as pair<Key, T>.
 template <class C, class Element>
@@ -416,12 +548,17 @@ struct associative_codec {
 
   static std::size_t size(const C& c) {
     std::size_t total = varint_size(c.size());
-    for (const auto& e : c) total += codec_of<decltype(e)>::size(e);
+    const auto add = [&](const auto& e) { total += codec_of<decltype(e)>::size(e); };
+    // The size pass decides pointers' ids, in the order the write pass will visit them.
+    if constexpr (may_hold_pointers<Element>())
+      for_each_in_canonical_order(c, add);
+    else
+      for (const auto& e : c) add(e);
     return total;
   }
   static std::byte* write(std::byte* out, const C& c) {
     out = write_varint(out, c.size());
-    for (const auto& e : c) out = codec_of<decltype(e)>::write(out, e);
+    for_each_in_canonical_order(c, [&](const auto& e) { out = codec_of<decltype(e)>::write(out, e); });
     return out;
   }
   static void read(source& in, C& c) {

@@ -294,7 +294,8 @@ record_block take_record_block(source& in, std::size_t alloc_per_record, std::si
   if (in.failed() || count == 0) return {};
   const std::uint64_t stride = read_stride<R>(in);
   if (in.failed()) return {};
-  if (stride > in.remaining()) return in.fail_at(errc::count_exceeds_input, start), record_block{};
+  if (stride > in.remaining())
+    return in.fail_missing(errc::count_exceeds_input, start, in.missing_for(count, stride)), record_block{};
   const auto width = static_cast<std::size_t>(stride);
   const std::size_t n = in.check_count(start, count, width, alloc_per_record, max_count);
   if (in.failed()) return {};
@@ -318,7 +319,7 @@ struct record_codec {
     const std::uint64_t h = in.read_varint();
     if (in.failed()) return;
     const std::uint64_t length = h >> 1;
-    if (length > in.remaining()) return in.fail_at(errc::unexpected_end, start);
+    if (length > in.remaining()) return in.fail_short(length - in.remaining());
     // A record has no class version, and its length ends on a field boundary.
     if ((h & 1) != 0 || !layout::whole_fields(static_cast<std::size_t>(length))) [[unlikely]]
       return in.fail_at((h & 1) != 0 ? errc::invalid_value : errc::invalid_stride, start);

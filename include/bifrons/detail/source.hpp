@@ -7,6 +7,7 @@
 // pulled down to the current position, so every later read fails at once without touching
 // memory. Loops check failed() so that a failure inside element 0 does not run n more times.
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -36,6 +37,9 @@ class source {
   [[nodiscard]] bool failed() const noexcept { return error_ != errc::ok; }
   [[nodiscard]] errc error() const noexcept { return error_; }
   [[nodiscard]] std::size_t error_offset() const noexcept { return error_offset_; }
+  /// For unexpected_end and count_exceeds_input: at least how many more bytes the value that ran
+  /// out needed (saturated at 2^32 - 1); 0 for other errors.
+  [[nodiscard]] std::uint32_t error_bytes_missing() const noexcept { return error_missing_; }
   [[nodiscard]] std::size_t offset() const noexcept { return static_cast<std::size_t>(ptr_ - begin_); }
   [[nodiscard]] const std::byte* position() const noexcept { return ptr_; }
   [[nodiscard]] const std::byte* begin() const noexcept { return begin_; }
@@ -57,11 +61,28 @@ class source {
     }
     limit_ = ptr_;
   }
+  /// Records unexpected_end where the input, or the enclosing struct's body, ends (the first byte
+  /// that is not there), and that the value being read needed at least `missing` more bytes.
+  BIFRONS_COLD_INLINE void fail_short(std::uint64_t missing) noexcept {
+    fail_missing(errc::unexpected_end, limit_, missing);
+  }
+  /// fail_at, with at least how many more bytes than are left the value at `where` needs.
+  BIFRONS_COLD_INLINE void fail_missing(errc code, const std::byte* where, std::uint64_t missing) noexcept {
+    if (error_ == errc::ok) error_missing_ = saturate_missing(missing);
+    fail_at(code, where);
+  }
+  /// The bytes that n elements of at least min_wire bytes each need beyond the bytes left.
+  [[nodiscard]] std::uint64_t missing_for(std::uint64_t n, std::uint64_t min_wire) const noexcept {
+    if (min_wire != 0 && n > std::numeric_limits<std::uint64_t>::max() / min_wire)
+      return std::numeric_limits<std::uint64_t>::max();
+    const std::uint64_t need = n * min_wire;
+    return need > remaining() ? need - remaining() : 0;
+  }
 
   /// Returns n bytes and advances past them, or nullptr after recording unexpected_end.
   [[nodiscard]] BIFRONS_INLINE const std::byte* take(std::size_t n) noexcept {
     if (remaining() < n) [[unlikely]] {
-      fail(errc::unexpected_end);
+      fail_short(n - remaining());
       return nullptr;
     }
     const std::byte* p = ptr_;
@@ -78,7 +99,7 @@ class source {
 
   [[nodiscard]] BIFRONS_INLINE std::uint8_t read_byte() noexcept {
     if (ptr_ == limit_) [[unlikely]] {
-      fail(errc::unexpected_end);
+      fail_short(1);
       return 0;
     }
     return static_cast<std::uint8_t>(*ptr_++);
@@ -134,7 +155,8 @@ class source {
                                                        std::size_t alloc_size, std::size_t max_count) noexcept {
     if (n == 0) return 0;
     if (n > max_elements_) return fail_at(errc::element_limit_exceeded, start), 0;
-    if (min_wire != 0 && n > remaining() / min_wire) return fail_at(errc::count_exceeds_input, start), 0;
+    if (min_wire != 0 && n > remaining() / min_wire)
+      return fail_missing(errc::count_exceeds_input, start, missing_for(n, min_wire)), 0;
     if (n > max_count) return fail_at(errc::element_limit_exceeded, start), 0;
     if (!charge(start, n, alloc_size)) return 0;
     return static_cast<std::size_t>(n);
@@ -229,6 +251,10 @@ class source {
   }
 
  private:
+  static std::uint32_t saturate_missing(std::uint64_t n) noexcept {
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(n, std::numeric_limits<std::uint32_t>::max()));
+  }
+
   std::uint64_t read_varint_slow() noexcept {
     const std::byte* const start = ptr_;
     if (limit_ - start >= 8) {
@@ -243,7 +269,8 @@ class source {
     const std::byte* p = start;
     std::uint64_t value = 0;
     for (unsigned shift = 0;; shift += 7) {
-      if (p == limit_) return fail_at(errc::unexpected_end, start), 0;
+      // At least the next byte is missing.
+      if (p == limit_) return fail_short(1), 0;
       const auto b = static_cast<std::uint8_t>(*p++);
       // The tenth byte may only hold the top bit of a 64-bit value.
       if (shift == 63 && b > 1) return fail_at(errc::malformed_varint, start), 0;
@@ -273,6 +300,7 @@ class source {
 
   friend class object_table_owner;
   errc error_ = errc::ok;
+  std::uint32_t error_missing_ = 0;  // in the padding after error_
   std::size_t error_offset_ = 0;
 };
 

@@ -224,7 +224,6 @@ struct struct_codec {
       if (!enter_by_value(in, v)) return;
     }
     if (!in.enter()) return;
-    const std::byte* start = in.position();
     // Headers of bodies under 64 bytes are one byte, which cannot fail: no error check then.
     std::uint64_t h;
     if (std::uint8_t small; in.read_small_varint(small)) [[likely]] {
@@ -235,7 +234,7 @@ struct struct_codec {
     }
     const std::uint64_t length = h >> 1;
     if (length > in.remaining()) {
-      in.fail_at(errc::unexpected_end, start);
+      in.fail_short(length - in.remaining());
       return;
     }
     if constexpr (unchecked_body) {

@@ -28,7 +28,7 @@ struct codec<std::vector<bool, Alloc>> {
     // A byte holds eight elements: check the bytes, then charge the packed storage. Like every
     // other count error, these are reported at the count.
     const std::size_t bytes = detail::packed_size(n);
-    if (bytes > in.remaining()) return in.fail_at(errc::count_exceeds_input, at);
+    if (bytes > in.remaining()) return in.fail_missing(errc::count_exceeds_input, at, bytes - in.remaining());
     if (!in.charge(at, bytes, 1)) return;
     const std::byte* p = in.skip(bytes);
     if (!detail::padding_is_zero(p, n)) return in.fail_at(errc::invalid_value, p + bytes - 1);
