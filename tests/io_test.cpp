@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -220,5 +221,19 @@ TEST(Reader, StaysInStepAcrossVersions) {
   EXPECT_TRUE(r.done());
 }
 
+TEST(Reader, ReadMakesNewObjects) {
+  std::vector<std::byte> out;
+  bifrons::writer w(out);
+  w(Made(1, "a"), std::int32_t{5}, Made(2, "b"));
+  bifrons::reader r(out);
+  const Made first = r.read<Made>();
+  const auto five = r.read<std::int32_t>();
+  EXPECT_EQ(first, Made(1, "a"));
+  EXPECT_EQ(five, 5);
+  // Not an optional on the wire: the tag 06 is neither 0 nor 1.
+  EXPECT_THROW((void)r.read<std::optional<Made>>(), bifrons::error);
+  EXPECT_EQ(r.error(), bifrons::errc::invalid_value);
+  EXPECT_EQ(r.offset(), 5u);
+}
 }  // namespace
 }  // namespace bifrons_test

@@ -5,10 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -40,6 +42,7 @@ enum class errc : std::uint8_t {
   ownership_conflict = 19,    ///< write: an object owned twice, or by owners of different kinds
   ownership_cycle = 20,       ///< write: owning pointers form a cycle (it would leak): make one link a weak_ptr
   object_limit_exceeded = 21, ///< more objects than read_options::max_objects
+  newer_version = 26,         ///< a class that refuses newer data (bifrons_refuse_newer) met a version above its own
 };
 
 /// A short English description of an error code.
@@ -67,6 +70,7 @@ constexpr const char* describe(errc e) noexcept {
     case errc::ownership_conflict: return "object owned twice or by owners of different kinds";
     case errc::ownership_cycle: return "owning pointers form a cycle (make one link a weak_ptr)";
     case errc::object_limit_exceeded: return "object limit exceeded";
+    case errc::newer_version: return "class version newer than the reader's";
   }
   return "unknown error";
 }
@@ -76,22 +80,53 @@ constexpr bool found_at_write(errc e) noexcept {
   return e == errc::unwritten_pointee || e == errc::ownership_conflict || e == errc::ownership_cycle;
 }
 
+namespace detail {
+/// What a failure can tell besides its code and offset (shared by error and result, and only
+/// allocated when there is something to tell).
+struct failure_details {
+  std::string hook_message;  ///< what() of the exception a user hook threw (errc::user_error)
+  std::string path;          ///< where in the value the read failed (BIFRONS_ERROR_PATHS)
+  std::string type;          ///< the C++ type being read there (BIFRONS_ERROR_PATHS)
+};
+
+/// "bifrons: <description> at byte <offset>[ in <path> (<type>)][: <hook message>]".
+inline std::string failure_text(errc code, std::size_t offset, const failure_details* details) {
+  std::string text = std::string("bifrons: ") + describe(code) +
+                     (found_at_write(code) ? std::string(" (found when writing)")
+                                           : " at byte " + std::to_string(offset));
+  if (details != nullptr) {
+    if (!details->path.empty()) text += " in " + details->path;
+    if (!details->type.empty()) text += " (" + details->type + ")";
+    if (!details->hook_message.empty()) text += ": " + details->hook_message;
+  }
+  return text;
+}
+}  // namespace detail
+
 /// Thrown by the throwing API. `offset()` is the byte of the input where reading failed
-/// (for writes: the size the value needs).
+/// (for writes: the size the value needs). what() says it all in one line, with the message of
+/// the exception a hook threw and, in programs built with BIFRONS_ERROR_PATHS, where in the
+/// value the read failed (path() and type_name()).
 class error : public std::runtime_error {
  public:
-  error(errc code, std::size_t offset)
-      : std::runtime_error(std::string("bifrons: ") + describe(code) +
-                           (found_at_write(code) ? std::string(" (found when writing)")
-                                                 : " at byte " + std::to_string(offset))),
+  error(errc code, std::size_t offset) : error(code, offset, nullptr) {}
+  error(errc code, std::size_t offset, std::shared_ptr<const detail::failure_details> details)
+      : std::runtime_error(detail::failure_text(code, offset, details.get())),
         code_(code),
-        offset_(offset) {}
+        offset_(offset),
+        details_(std::move(details)) {}
   [[nodiscard]] errc code() const noexcept { return code_; }
   [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
+  /// Where in the value the read failed, such as `Save.inventory.items[3].count`; empty unless
+  /// the program is built with BIFRONS_ERROR_PATHS.
+  [[nodiscard]] std::string_view path() const noexcept { return details_ ? details_->path : std::string_view(); }
+  /// The C++ type being read there; empty unless built with BIFRONS_ERROR_PATHS.
+  [[nodiscard]] std::string_view type_name() const noexcept { return details_ ? details_->type : std::string_view(); }
 
  private:
   errc code_;
   std::size_t offset_;
+  std::shared_ptr<const detail::failure_details> details_;
 };
 
 namespace detail {
@@ -101,6 +136,16 @@ namespace detail {
 #else
   (void)code;
   (void)offset;
+  std::abort();
+#endif
+}
+[[noreturn]] inline void raise(errc code, std::size_t offset, std::shared_ptr<const failure_details> details) {
+#if BIFRONS_HAS_EXCEPTIONS
+  throw error(code, offset, std::move(details));
+#else
+  (void)code;
+  (void)offset;
+  (void)details;
   std::abort();
 #endif
 }
@@ -114,22 +159,33 @@ class result {
  public:
   result(T value) noexcept(std::is_nothrow_move_constructible_v<T>) : value_(std::move(value)) {}
   result(errc code, std::size_t offset) noexcept : code_(code), offset_(offset) {}
+  result(errc code, std::size_t offset, std::shared_ptr<const detail::failure_details> details) noexcept
+      : code_(code), offset_(offset), details_(std::move(details)) {}
 
   [[nodiscard]] bool has_value() const noexcept { return value_.has_value(); }
   explicit operator bool() const noexcept { return has_value(); }
   [[nodiscard]] errc code() const noexcept { return code_; }
   [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
+  /// The whole story in one line, as bifrons::error's what(): the code's description, the
+  /// offset, and the message of the exception a user hook threw (errc::user_error) or, with
+  /// BIFRONS_ERROR_PATHS, the path and type. Empty when there is a value.
+  [[nodiscard]] std::string message() const {
+    return has_value() ? std::string() : detail::failure_text(code_, offset_, details_.get());
+  }
+  /// See error::path() and error::type_name().
+  [[nodiscard]] std::string_view path() const noexcept { return details_ ? details_->path : std::string_view(); }
+  [[nodiscard]] std::string_view type_name() const noexcept { return details_ ? details_->type : std::string_view(); }
 
   T& value() & {
-    if (!value_) detail::raise(code_, offset_);
+    if (!value_) detail::raise(code_, offset_, details_);
     return *value_;
   }
   const T& value() const& {
-    if (!value_) detail::raise(code_, offset_);
+    if (!value_) detail::raise(code_, offset_, details_);
     return *value_;
   }
   T&& value() && {
-    if (!value_) detail::raise(code_, offset_);
+    if (!value_) detail::raise(code_, offset_, details_);
     return std::move(*value_);
   }
   T& operator*() & noexcept { return *value_; }
@@ -141,6 +197,7 @@ class result {
   std::optional<T> value_;
   errc code_ = errc::ok;
   std::size_t offset_ = 0;
+  std::shared_ptr<const detail::failure_details> details_;
 };
 
 }  // namespace bifrons

@@ -10,11 +10,13 @@
 #include <concepts>
 #include <cstddef>
 #include <iterator>
+#include <optional>
 #include <ranges>
 #include <tuple>
 #include <type_traits>
 
 #include "detail/containers.hpp"
+#include "detail/creation.hpp"
 #include "detail/scalars.hpp"
 #include "detail/struct_codec.hpp"
 
@@ -36,6 +38,8 @@ struct codec<deprecated<T>> {
   // T{} (which holds every field): a reader of T sees every field missing, so it gets T's
   // defaults all the same, for one byte.
   static constexpr bool empty_envelope = std::is_base_of_v<detail::struct_codec<T>, codec<T>>;
+  // A minimal type writes the default of its value (it may have no default of its own).
+  using written = std::conditional_t<detail::has_save_minimal<T>, detail::minimal_value<T>, T>;
   static constexpr std::size_t min_size = detail::min_size_of<T>;
   static std::size_t size(const deprecated<T>&) {
     if constexpr (empty_envelope) {
@@ -45,7 +49,7 @@ struct codec<deprecated<T>> {
       }
       return 1;
     } else {
-      return codec<T>::size(T{});
+      return codec<written>::size(written{});
     }
   }
   static std::byte* write(std::byte* out, const deprecated<T>&) {
@@ -53,17 +57,31 @@ struct codec<deprecated<T>> {
       *out = std::byte{0};
       return out + 1;
     } else {
-      return codec<T>::write(out, T{});
+      return codec<written>::write(out, written{});
     }
   }
   static void read(detail::source& in, deprecated<T>&) {
-    T discarded{};
+    if constexpr (detail::default_created<T>) {
+      T discarded{};
+      read_discarded(in, [&] { codec<T>::read(in, discarded); });
+    } else {
+      std::optional<T> discarded;
+      read_discarded(in, [&] {
+        detail::emplace_read<T>(in,
+                                [&](auto&&... a) -> T& { return discarded.emplace(std::forward<decltype(a)>(a)...); });
+      });
+    }
+  }
+
+ private:
+  template <class Read>
+  static void read_discarded(detail::source& in, Read&& read) {
     if constexpr (detail::may_hold_pointers<T>()) {
       // Nothing may refer to the objects of a value that is thrown away.
       detail::temporary_objects objects(in);
-      codec<T>::read(in, discarded);
+      read();
     } else {
-      codec<T>::read(in, discarded);
+      read();
     }
   }
 };
@@ -86,7 +104,11 @@ constexpr auto base(Derived& derived) noexcept {
 
 template <class Base>
 struct codec<base_ref<Base>> {
-  using base_codec = detail::struct_codec<std::remove_const_t<Base>>;
+  // A user class is a nested envelope; a standard type (`struct Path : std::string`) is written as
+  // itself, with its own encoding.
+  using B = std::remove_const_t<Base>;
+  using base_codec =
+      std::conditional_t<detail::record<B> || detail::struct_envelope<B>, detail::struct_codec<B>, codec<B>>;
   static constexpr std::size_t min_size = 1;
   static std::size_t size(const base_ref<Base>& b) { return base_codec::size(b.object); }
   static std::byte* write(std::byte* out, const base_ref<Base>& b) { return base_codec::write(out, b.object); }

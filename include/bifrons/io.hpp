@@ -88,6 +88,16 @@ class reader {
     return *this;
   }
 
+  /// Reads a new T, for types that bifrons creates itself (a class with load_and_construct, a
+  /// private default constructor, a const T: see docs/api.md). Throws as operator(); under
+  /// -fno-exceptions a failed read returns what it could make of the value: check ok().
+  template <class T>
+  [[nodiscard]] T read() {
+    detail::new_object<T> made;
+    read_one<T>(made, [&] { detail::read_new(src_, made); });
+    return std::move(*made.value);
+  }
+
   [[nodiscard]] bool ok() const noexcept { return !src_.failed(); }
   [[nodiscard]] errc error() const noexcept { return src_.error(); }
   /// The byte where the first failure happened, or the current position.
@@ -114,6 +124,14 @@ class reader {
 
   template <class T>
   void read_one(T& value) {
+    read_one<T>(value, [&] { codec<T>::read(src_, value); });
+  }
+
+  /// Reads one top-level value with `read`; T is its type (value: a T or a new_object<T>). An
+  /// exception from a hook passes through, unless the read had failed before it (the hook then
+  /// refused what a failed field left): that failure is thrown instead.
+  template <class T, class Value, class Read>
+  void read_one(Value& value, Read&& read) {
     // After a failure (also a stream error found by the constructor) every read throws again
     // rather than silently leaving value alone.
     if (!src_.failed()) {
@@ -128,13 +146,21 @@ class reader {
       } end{src_};
 #if BIFRONS_HAS_EXCEPTIONS
       try {
-        codec<T>::read(src_, value);
+        read();
       } catch (const std::bad_alloc&) {
         src_.fail_at(errc::out_of_memory, src_.begin());  // offset 0, as from_bytes reports it
+      } catch (const bifrons::error&) {
+        throw;
+      } catch (...) {
+        if (!src_.failed() || src_.error() == errc::user_error) {
+          if (!src_.failed()) src_.fail(errc::user_error);
+          throw;
+        }
       }
 #else
-      codec<T>::read(src_, value);
+      read();
 #endif
+      (void)value;
     }
 #if BIFRONS_HAS_EXCEPTIONS
     if (src_.failed()) detail::raise(src_.error(), src_.error_offset());

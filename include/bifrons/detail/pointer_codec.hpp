@@ -30,6 +30,7 @@
 
 #include "../identity.hpp"
 #include "codec.hpp"
+#include "creation.hpp"
 #include "hooks.hpp"
 #include "objects.hpp"
 #include "record_codec.hpp"
@@ -79,9 +80,10 @@ type_list<std::variant_alternative_t<I, Variant>...> variant_types(std::index_se
 template <class T>
 concept std_unique_ptr_like = std_smart_pointer_like<T> && requires { typename T::deleter_type; };
 
-/// False only where T certainly holds nothing the scan looks for: scalars, strings, records,
-/// and standard containers and aggregates of such. A class with a hook may write anything, so
-/// it counts as holding pointers. Recursive types end the scan where they recur (Seen).
+/// False only where T certainly holds nothing the scan looks for: scalars, strings, paths,
+/// records, and standard containers and aggregates of such. A class with a hook (or a
+/// load_and_construct) may write anything and runs user code, so it counts as holding pointers. Recursive types end the
+/// scan where they recur (Seen).
 template <pointer_scan Scan, class T, class Seen>
 constexpr bool scan_holds() {
   using U = std::remove_cv_t<T>;
@@ -90,11 +92,14 @@ constexpr bool scan_holds() {
     return false;  // being scanned further up: its other parts decide
   } else if constexpr (std::is_pointer_v<U>) {
     return true;
-  } else if constexpr (std::is_arithmetic_v<U> || std::is_enum_v<U>) {
+  } else if constexpr (std::is_arithmetic_v<U> || std::is_enum_v<U> || std_path_like<U>) {
     return false;
+  } else if constexpr (std_atomic_like<U>) {
+    return scan_holds<Scan, typename U::value_type, Next>();
   } else if constexpr (std::is_array_v<U>) {
     return scan_holds<Scan, std::remove_extent_t<U>, Seen>();
-  } else if constexpr (!std::is_class_v<U> || hook_count<U> != 0 || has_only_inherited_hooks<U> || enable_identity<U>) {
+  } else if constexpr (!std::is_class_v<U> || hook_count<U> != 0 || has_only_inherited_hooks<U> || enable_identity<U> ||
+                       has_load_and_construct<U>) {
     return true;
   } else if constexpr (record<U>) {
     return false;
@@ -273,38 +278,33 @@ inline bool read_tag(source& in, std::uint64_t& tag) {
   return !in.failed();
 }
 
-/// Reads the encoding of a new object into `object`, entered in the table as `e`.
-template <class T>
-void read_new_object(source& in, T& object, object_table::entry e, bool weak_link) {
-  object_table& table = in.objects();
-  const std::size_t index = table.add(std::move(e));
-  const std::size_t floor = weak_link ? table.raise_floor(index) : 0;
-  fresh_guard guard(in, true);
-  codec<T>::read(in, object);
-  if (weak_link) table.restore_floor(floor);
-  table.at(index).in_progress = false;
-}
-
-/// unique_ptr: a null or a new object, which reuses the pointer's object if it has one.
+/// unique_ptr: a null or a new object, which reuses the pointer's object if it has one (and
+/// its type can be read into: not const). Objects are made by new_read (creation.hpp).
 template <class T>
 void unique_read(source& in, std::unique_ptr<T>& p) {
+  using U = std::remove_cv_t<T>;
   const std::byte* at = in.position();
   std::uint64_t tag;
   if (!read_tag(in, tag)) return;
   if (tag == null_tag) return p.reset();
   if (tag != new_object_tag) return in.fail_at(errc::invalid_value, at);
   if (!in.count_object(at)) return;
-  const bool created = !p;
-  if (created) {
-    if (!in.charge(at, 1, sizeof(T))) return;
-    p = std::make_unique<T>();
+  // Only where something can refer to the object does it go into the table.
+  object_table* table = in.tracks_objects() ? &in.objects() : nullptr;
+  std::size_t index = 0;
+  const auto introduced = [&](U* object) {
+    if (table) index = table->add({object, type_key<U>, {}, nullptr, nullptr, object_kind::unique});
+  };
+  if (p && readable_in_place<T>) {
+    introduced(const_cast<U*>(p.get()));
+    fresh_guard guard(in, in.fresh);
+    codec<U>::read(in, const_cast<U&>(*p));
+  } else {
+    if (!in.charge(at, 1, sizeof(U))) return;
+    p.reset();
+    (void)new_read<U>(in, introduced, [&](U* object) { p.reset(object); });
   }
-  fresh_guard guard(in, created || in.fresh);
-  if (!in.tracks_objects()) return codec<T>::read(in, *p);  // nothing can refer to it
-  object_table& table = in.objects();
-  const std::size_t index = table.add({p.get(), type_key<T>, {}, nullptr, nullptr, object_kind::unique});
-  codec<T>::read(in, *p);
-  table.at(index).in_progress = false;
+  if (table) table->at(index).in_progress = false;
 }
 
 /// An owning raw pointer: as unique_ptr; an object the read allocates is the table's to free
@@ -321,20 +321,29 @@ void owning_read(source& in, T*& p) {
   }
   if (tag != new_object_tag) return in.fail_at(errc::invalid_value, at);
   if (!in.count_object(at)) return;
+  if (p != nullptr && !readable_in_place<T>) {
+    delete p;
+    p = nullptr;
+  }
   const bool created = p == nullptr;
   if (created && !in.charge(at, 1, sizeof(T))) return;
   object_table& table = in.objects();
   std::size_t index;
   if (created) {
-    // In the table at once: a failure from here on deletes the object and nulls the pointer.
-    T* object = new T();
-    p = object;
-    index = table.add({object, type_key<T>, {}, &p, &owned_ops_for<T>, object_kind::unique});
+    // In the table's hands as soon as it exists: a failure from then on deletes the object and
+    // nulls the pointer.
+    (void)new_read<T>(
+        in, [&](T* object) { index = table.add({object, type_key<T>, {}, nullptr, nullptr, object_kind::unique}); },
+        [&](T* object) {
+          p = object;
+          table.at(index).slot = &p;
+          table.at(index).ops = &owned_ops_for<T>;
+        });
   } else {
     index = table.add({p, type_key<T>, {}, nullptr, nullptr, object_kind::unique});
+    fresh_guard guard(in, in.fresh);
+    codec<T>::read(in, *p);
   }
-  fresh_guard guard(in, created || in.fresh);
-  codec<T>::read(in, *p);
   table.at(index).in_progress = false;
 }
 
@@ -352,10 +361,25 @@ void shared_read(source& in, std::shared_ptr<T>& p, bool weak_link) {
   if (tag == null_tag) return p.reset();
   if (tag == new_object_tag) {
     if (!in.count_object(at) || !in.charge(at, 1, sizeof(U) + shared_overhead)) return;
-    std::shared_ptr<U> object = std::make_shared<U>();
-    U& raw = *object;
-    p = object;
-    read_new_object(in, raw, {&raw, type_key<U>, std::move(object), nullptr, nullptr, object_kind::shared}, weak_link);
+    object_table& table = in.objects();
+    std::size_t index = 0;
+    // Objects begun inside one that a weak_ptr introduced are owned through a weak link.
+    struct weak_floor {
+      object_table& table;
+      std::size_t saved = 0;
+      bool raised = false;
+      ~weak_floor() {
+        if (raised) table.restore_floor(saved);
+      }
+    } floor{table};
+    p = new_shared_read<U>(in, [&](const std::shared_ptr<U>& object) {
+      index = table.add({object.get(), type_key<U>, object, nullptr, nullptr, object_kind::shared});
+      if (weak_link) {
+        floor.saved = table.raise_floor(index);
+        floor.raised = true;
+      }
+    });
+    table.at(index).in_progress = false;
     return;
   }
   if (tag < first_reference_tag) return in.fail_at(errc::invalid_value, at);

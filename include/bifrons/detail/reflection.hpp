@@ -127,6 +127,21 @@ concept reflectable_aggregate = std::is_aggregate_v<T> && !std::is_array_v<T>;
 template <class T>
 inline constexpr std::size_t member_count = count_members<T>();
 
+// Converts only to the base classes of T. Bases come first in an aggregate's initializer list,
+// so T{base_probe<T>{}} is valid exactly when T has a base class (or, harmlessly, when its first
+// member accepts anything, as std::any does: such a member cannot be serialized either).
+template <class T>
+struct base_probe {
+  template <class U>
+    requires(std::is_base_of_v<U, T> && !std::is_same_v<U, T>)
+  operator U&&() const noexcept;
+};
+
+/// An aggregate with a base class: its members cannot be visited (a structured binding needs
+/// every member in one class), nor its bases named, so it needs a hook.
+template <class T>
+concept aggregate_with_base = reflectable_aggregate<T> && requires { T{base_probe<T>{}}; };
+
 template <class... Ts>
 struct type_list {};
 

@@ -165,6 +165,18 @@ class source {
     return true;
   }
   void leave() noexcept { ++depth_left_; }
+  [[nodiscard]] std::size_t depth_left() const noexcept { return depth_left_; }
+
+  /// Forgets the error and goes back to `p` inside a struct body that ends at `limit`, at the
+  /// depth it had there: a struct whose hook refused the stale values of a reused object reads
+  /// its fields again from defaults (struct_codec).
+  void recover(const std::byte* p, const std::byte* limit, std::size_t depth) noexcept {
+    error_ = errc::ok;
+    error_offset_ = 0;
+    ptr_ = p;
+    limit_ = limit;
+    depth_left_ = depth;
+  }
 
   /// Narrows the limit to the next len bytes (a struct body). Returns the previous limit.
   [[nodiscard]] const std::byte* narrow(std::size_t len) noexcept {

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// std::filesystem::path: a minimal type (docs/format.md, section 29), written as its UTF-8 form,
+// the bytes of a std::u8string (a count, then the bytes), on every host, including those whose
+// native paths are wide (Windows). Its hooks are free save_minimal and load_minimal in namespace
+// bifrons: the place for the hooks of a type one cannot edit (docs/api.md).
+
+#include <filesystem>
+#include <string>
+
+#include "../detail/codec.hpp"
+#include "string.hpp"
+
+namespace bifrons {
+template <class Archive>
+std::u8string save_minimal(const Archive&, const std::filesystem::path& path) {
+  return path.u8string();
+}
+template <class Archive>
+void load_minimal(const Archive&, std::filesystem::path& path, const std::u8string& utf8) {
+  path = std::filesystem::path(utf8);
+}
+}  // namespace bifrons
