@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "access.hpp"
+#include "context.hpp"
 #include "detail/codec.hpp"
 #include "detail/creation.hpp"
 #include "detail/pointer_codec.hpp"
@@ -159,11 +160,18 @@ struct value_type_of<new_object<T>> {
 /// counts every class with a hook) the message of the exception a hook threw, when the caller
 /// keeps it (try_from_bytes).
 template <class T>
-struct read_outcome : read_status {};
+struct read_outcome : read_status {
+#if BIFRONS_ERROR_PATHS
+  std::string path, type;  // where the read failed
+#endif
+};
 template <class T>
   requires(may_hold_pointers<T>())
 struct read_outcome<T> : read_status {
   std::string hook_message;
+#if BIFRONS_ERROR_PATHS
+  std::string path, type;
+#endif
 };
 
 /// Reads into `out` (a T, or a new_object<T>) and handles what user code throws: see read_all.
@@ -223,6 +231,7 @@ BIFRONS_FLATTEN read_outcome<T> read_all(std::span<const std::byte> in, Target& 
   [[maybe_unused]] std::conditional_t<may_hold_pointers<T>(), object_table_owner, no_object_table> objects(src);
   src.track_objects(may_hold_identity<T>());
   src.fresh = state == object_state::fresh;
+  [[maybe_unused]] auto path = root_path<T>(src);
   if constexpr (may_hold_pointers<T>())
     read_catching<KeepHookMessage>(src, out, outcome);
   else if constexpr (std::is_same_v<Target, T>)
@@ -233,6 +242,10 @@ BIFRONS_FLATTEN read_outcome<T> read_all(std::span<const std::byte> in, Target& 
   if constexpr (may_hold_pointers<T>()) src.end_value();
   outcome.code = src.error();
   outcome.offset = src.error_offset();
+#if BIFRONS_ERROR_PATHS
+  outcome.path = std::move(src.failure_path);
+  outcome.type = std::move(src.failure_type);
+#endif
   return outcome;
 }
 
@@ -242,14 +255,16 @@ BIFRONS_FLATTEN read_outcome<T> read_all(std::span<const std::byte> in, Target& 
 /// of memory is the one way a library allocation can still fail. Its offset is 0: tracking where
 /// the allocator gave up would keep the read cursor in memory on the hot path. (A plain
 /// function: GCC did not optimize a lambda wrapped in the try as well.)
-template <class Target>
-BIFRONS_INLINE read_status read_all_or_out_of_memory(std::span<const std::byte> in, Target& out,
-                                                     const read_options& options, object_state state) {
+template <class Target, class T = typename value_type_of<Target>::type>
+BIFRONS_INLINE read_outcome<T> read_all_or_out_of_memory(std::span<const std::byte> in, Target& out,
+                                                         const read_options& options, object_state state) {
 #if BIFRONS_HAS_EXCEPTIONS
   try {
     return read_all(in, out, options, state);
   } catch (const std::bad_alloc&) {
-    return {errc::out_of_memory, 0};
+    read_outcome<T> outcome{};
+    outcome.code = errc::out_of_memory;
+    return outcome;
   }
 #else
   return read_all(in, out, options, state);
@@ -276,30 +291,49 @@ read_status guarded(F&& f) noexcept {
 
 /// The details of a failure for a result: the message of a hook's exception (none if there is
 /// no memory left to hold them).
-inline std::shared_ptr<const failure_details> details_with_message(const std::string& message) noexcept {
-  if (message.empty()) return nullptr;
+inline std::shared_ptr<const failure_details> make_details(const std::string& message, const std::string& path = {},
+                                                           const std::string& type = {}) noexcept {
+  if (message.empty() && path.empty() && type.empty()) return nullptr;
 #if BIFRONS_HAS_EXCEPTIONS
   try {
-    return std::make_shared<const failure_details>(failure_details{message, {}, {}});
+    return std::make_shared<const failure_details>(failure_details{message, path, type});
   } catch (...) {
     return nullptr;
   }
 #else
-  return std::make_shared<const failure_details>(failure_details{message, {}, {}});
+  return std::make_shared<const failure_details>(failure_details{message, path, type});
 #endif
 }
 template <class T>
 std::shared_ptr<const failure_details> details_of(const read_outcome<T>& outcome) noexcept {
-  if constexpr (requires { outcome.hook_message; })
-    return details_with_message(outcome.hook_message);
-  else
-    return nullptr;
+  std::string none;
+  const std::string& message = [&]() -> const std::string& {
+    if constexpr (requires { outcome.hook_message; })
+      return outcome.hook_message;
+    else
+      return none;
+  }();
+#if BIFRONS_ERROR_PATHS
+  return make_details(message, outcome.path, outcome.type);
+#else
+  return make_details(message);
+#endif
 }
+/// Throws the error a failed read_all reports (with where it failed, under BIFRONS_ERROR_PATHS).
+template <class T>
+[[noreturn]] void raise(const read_outcome<T>& outcome) {
+#if BIFRONS_ERROR_PATHS
+  raise(outcome.code, outcome.offset, details_of(outcome));
+#else
+  raise(outcome.code, outcome.offset);
+#endif
+}
+
 /// Inside a handler: the details of the exception being handled.
 inline std::shared_ptr<const failure_details> hook_exception_details() noexcept {
 #if BIFRONS_HAS_EXCEPTIONS
   try {
-    return details_with_message(current_exception_message());
+    return make_details(current_exception_message());
   } catch (...) {
     return nullptr;
   }
@@ -441,7 +475,7 @@ template <class T, detail::byte_input Bytes>
   const auto status = detail::read_all_or_out_of_memory(detail::input_bytes(bytes), value, options,
                                                         detail::object_state::fresh);
   if (status.code != errc::ok) [[unlikely]]
-    detail::raise(status.code, status.offset);
+    detail::raise(status);
   return value;
 }
 template <class T, detail::byte_input Bytes>
@@ -451,7 +485,7 @@ template <class T, detail::byte_input Bytes>
   const auto status = detail::read_all_or_out_of_memory(detail::input_bytes(bytes), made, options,
                                                         detail::object_state::fresh);
   if (status.code != errc::ok) [[unlikely]]
-    detail::raise(status.code, status.offset);
+    detail::raise(status);
   return std::move(*made.value);
 }
 
@@ -462,7 +496,7 @@ void from_bytes(const Bytes& bytes, T& out, const read_options& options = {}) {
   const auto status = detail::read_all_or_out_of_memory(detail::input_bytes(bytes), out, options,
                                                         detail::object_state::reused);
   if (status.code != errc::ok) [[unlikely]]
-    detail::raise(status.code, status.offset);
+    detail::raise(status);
 }
 
 /// Non-throwing from_bytes: the value, or the error code and offset. Works with -fno-exceptions.
@@ -471,7 +505,7 @@ void from_bytes(const Bytes& bytes, T& out, const read_options& options = {}) {
 template <class T, detail::byte_input Bytes>
 [[nodiscard]] result<T> try_from_bytes(const Bytes& bytes, const read_options& options = {}) noexcept {
   detail::read_outcome<T> outcome{};
-  if constexpr (detail::default_created<T> && !detail::may_hold_pointers<T>()) {
+  if constexpr (detail::default_created<T> && !detail::may_hold_pointers<T>() && !BIFRONS_ERROR_PATHS) {
     T value{};
     const auto status = detail::guarded([&] {
       return detail::read_all(detail::input_bytes(bytes), value, options, detail::object_state::fresh);

@@ -144,6 +144,7 @@ class reader {
           if constexpr (detail::may_hold_pointers<T>()) src.end_value();
         }
       } end{src_};
+      [[maybe_unused]] auto path = detail::root_path<T>(src_);
 #if BIFRONS_HAS_EXCEPTIONS
       try {
         read();
@@ -163,7 +164,15 @@ class reader {
       (void)value;
     }
 #if BIFRONS_HAS_EXCEPTIONS
-    if (src_.failed()) detail::raise(src_.error(), src_.error_offset());
+    if (src_.failed()) raise_failure();
+#endif
+  }
+
+  [[noreturn]] void raise_failure() const {
+#if BIFRONS_ERROR_PATHS
+    detail::raise(src_.error(), src_.error_offset(), detail::make_details({}, src_.failure_path, src_.failure_type));
+#else
+    detail::raise(src_.error(), src_.error_offset());
 #endif
   }
 

@@ -34,6 +34,12 @@ TEST(Path, RoundTrips) {
   EXPECT_EQ(existing, path("new"));
 }
 
+// The hooks take a path exactly: types that convert to one (std::string, const char*) keep their
+// own codecs and are not taken for classes with hooks (which would give every value holding a
+// string a write session, tracking pointers it cannot hold).
+static_assert(!bifrons::detail::may_hold_pointers<std::string>());
+static_assert(bifrons::detail::hook_count<std::string> == 0);
+
 TEST(Path, ErrorsAreTheStringsErrors) {
   EXPECT_TRUE(fails_with<path>(B({0x05, 0x61}), errc::count_exceeds_input, 0));
   EXPECT_TRUE(fails_with<path>(bytes{}, errc::unexpected_end, 0));

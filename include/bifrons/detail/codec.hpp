@@ -30,6 +30,7 @@
 #include <utility>
 
 #include "encoding.hpp"
+#include "paths.hpp"
 #include "source.hpp"
 
 namespace bifrons {
@@ -172,6 +173,9 @@ class input_archive : public archive_base {
   // error the limit is pulled down to the cursor), so one comparison per field suffices.
   template <class T>
   BIFRONS_INLINE void read_field(T& field) {
+#if BIFRONS_ERROR_PATHS
+    if (!in_.failed()) field_path<std::remove_cvref_t<T>>(in_, next_field_++, names_);
+#endif
     if constexpr (fixed_width_codec<T>) {
       // One comparison answers both "is the field there?" and the field's own bounds check.
       // (Left to the compiler, the second check stayed.)
@@ -194,6 +198,14 @@ class input_archive : public archive_base {
 
   source& in_;
   bool missing_ = false;
+#if BIFRONS_ERROR_PATHS
+ public:
+  /// The names of an aggregate's members, for error paths (a hook's fields have none).
+  const std::string_view* names_ = nullptr;
+
+ private:
+  std::size_t next_field_ = 0;
+#endif
 };
 
 }  // namespace detail

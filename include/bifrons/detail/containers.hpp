@@ -164,15 +164,18 @@ void read_elements(source& in, It first, std::size_t n, std::size_t reused) {
     // constructed. (Two loops rather than computing the flag per element.)
     const bool parent_fresh = in.fresh;
     fresh_guard guard(in, parent_fresh);
+    [[maybe_unused]] auto path = element_path<T>(in);
     std::size_t i = 0;
     for (; i < reused; ++i, ++first) {
       in.fresh = parent_fresh;
+      path.element(i);
       codec<T>::read(in, *first);
       if (in.failed()) [[unlikely]]
         return;
     }
     for (; i < n; ++i, ++first) {
       in.fresh = true;
+      path.element(i);
       codec<T>::read(in, *first);
       if (in.failed()) [[unlikely]]
         return;
@@ -298,7 +301,9 @@ struct sequence_codec {
       read_elements(in, std::begin(c), reused, reused);
       if (in.failed()) return;
       if constexpr (requires { c.reserve(n); }) c.reserve(n);
+      [[maybe_unused]] auto path = element_path<T>(in);
       for (std::size_t i = reused; i < n; ++i) {
+        path.element(i);
         emplace_read<T>(in, [&](auto&&... a) -> T& { return c.emplace_back(std::forward<decltype(a)>(a)...); });
         if (in.failed()) [[unlikely]]
           return;
@@ -306,7 +311,9 @@ struct sequence_codec {
     } else {  // forward_list: made afresh
       c.clear();
       auto last = c.before_begin();
+      [[maybe_unused]] auto path = element_path<T>(in);
       for (std::size_t i = 0; i < n; ++i) {
+        path.element(i);
         emplace_read<T>(in, [&](auto&&... a) -> T& {
           last = c.emplace_after(last, std::forward<decltype(a)>(a)...);
           return *last;
@@ -466,8 +473,10 @@ struct associative_codec {
     // The count was charged for a bucket per element, so this stays within the budget.
     if constexpr (requires { c.reserve(n); }) c.reserve(n);
     fresh_guard guard(in, true);
+    [[maybe_unused]] auto path = element_path<Element>(in);
     for (std::size_t i = 0; i < n; ++i) {
       const std::byte* at = in.position();
+      path.element(i);
       if constexpr (default_created<Element>) {
         Element e{};
         if (!read_one(in, c, e, at, [&] { codec<Element>::read(in, e); })) return;

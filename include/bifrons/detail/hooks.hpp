@@ -353,7 +353,8 @@ inline constexpr bool needs_types_header =
 /// refused below are not, so that their refusal is the only error.
 template <class T>
 concept reflected = hook_count<T> == 0 && reflectable_aggregate<T> && !needs_types_header<T> &&
-                    !aggregate_with_base<T> && member_count<T> <= max_aggregate_members;
+                    !aggregate_with_base<T> && member_count<T> <= max_aggregate_members &&
+                    !aggregate_with_uncounted_member<T>;
 
 /// T has a way to read into an existing object: a hook that loads, or its members.
 template <class T>
@@ -389,6 +390,7 @@ enum class hook_refusal : std::uint8_t {
   no_hook,                   // not an aggregate, no hook
   aggregate_with_base,       // an aggregate with a base class: reflection cannot see the base
   too_many_members,          // an aggregate past max_aggregate_members
+  uncounted_member,          // an aggregate with a member reflection cannot initialize (std::mutex)
   two_hooks,                 // serialize and save/load, member and free, ...
   member_save_without_load,  // one of member save() / load()
   free_save_without_load,    // one of free save() / load()
@@ -411,6 +413,9 @@ constexpr hook_refusal hook_refusal_of() {
   else if constexpr (hook_count<T> == 0 && reflectable_aggregate<T> && !needs_types_header<T> &&
                      member_count<T> > max_aggregate_members)
     return hook_refusal::too_many_members;
+  else if constexpr (hook_count<T> == 0 && reflectable_aggregate<T> && !needs_types_header<T> &&
+                     aggregate_with_uncounted_member<T>)
+    return hook_refusal::uncounted_member;
   else if constexpr (hook_count<T> == 0 && !reflectable_aggregate<T> && !needs_types_header<T>)
     return has_load_and_construct<T> ? hook_refusal::load_and_construct_only : hook_refusal::no_hook;
   else if constexpr (hook_count<T> > 1)
@@ -455,6 +460,11 @@ constexpr void check_hooks() {
   static_assert(r != hook_refusal::too_many_members,
                 "bifrons: this aggregate has more than 64 members, the most reflection visits. Give it a hook: "
                 "`template <class Archive> void serialize(Archive& ar) { ar(member1, member2, ...); }`.");
+  static_assert(r != hook_refusal::uncounted_member,
+                "bifrons: reflection cannot count this aggregate's members: one of them can be neither copied nor "
+                "moved (a std::mutex, a std::atomic of a struct, ...), so the members after it would be lost. Give "
+                "it a hook that lists the members to write: "
+                "`template <class Archive> void serialize(Archive& ar) { ar(member1, member2); }`.");
   static_assert(r != hook_refusal::two_hooks,
                 "bifrons: this type has more than one serialization hook (member serialize, free serialize, "
                 "save/load, save_minimal). Keep exactly one.");

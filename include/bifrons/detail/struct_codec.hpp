@@ -222,6 +222,7 @@ struct struct_codec {
       }
       if (!in.enter()) return;
       const std::byte* start = in.position();
+      [[maybe_unused]] auto path = struct_path<T>(in);
       // Headers of bodies under 64 bytes are one byte, which cannot fail: no error check then.
       std::uint64_t h;
       if (std::uint8_t small; in.read_small_varint(small)) [[likely]] {
@@ -263,6 +264,9 @@ struct struct_codec {
 
       input_archive ar(in);
       if constexpr (reflected<T>) {
+#if BIFRONS_ERROR_PATHS
+        ar.names_ = member_names<T>.data();
+#endif
         load_fields(ar, v, version);
         if constexpr (resettable<T>) {
           // The data ended before some fields. A default-constructed object already holds their
@@ -284,6 +288,7 @@ struct struct_codec {
   /// creation.hpp). It is called after an error too, since it must return an object: the hook
   /// then finds every field missing.
   static T construct(source& in) {
+    [[maybe_unused]] auto path = struct_path<T>(in);
     const open_envelope envelope(in, class_version<T>(), refuses_newer_versions<T>);
     input_archive ar(in);
     return call_user_hook(in, envelope.start, [&] { return call_load_and_construct<T>(ar, envelope.version); });
@@ -304,6 +309,10 @@ struct struct_codec {
     in.restore_budget(budget);  // the first pass's storage is gone: do not charge it twice
     fresh_guard guard(in, true);
     input_archive again(in);
+#if BIFRONS_ERROR_PATHS
+    if constexpr (reflected<T>) again.names_ = member_names<T>.data();
+    in.path_frames.back().in_field = false;
+#endif
     if constexpr (reflected<T>)
       load_fields(again, v, version);
     else

@@ -5,6 +5,7 @@
 // native paths are wide (Windows). Its hooks are free save_minimal and load_minimal in namespace
 // bifrons: the place for the hooks of a type one cannot edit (docs/api.md).
 
+#include <concepts>
 #include <filesystem>
 #include <string>
 
@@ -12,12 +13,14 @@
 #include "string.hpp"
 
 namespace bifrons {
-template <class Archive>
-std::u8string save_minimal(const Archive&, const std::filesystem::path& path) {
+// For std::filesystem::path exactly: a parameter `const path&` would also take every type that
+// converts to a path (std::string, const char*), and give them these hooks.
+template <class Archive, std::same_as<std::filesystem::path> Path>
+std::u8string save_minimal(const Archive&, const Path& path) {
   return path.u8string();
 }
-template <class Archive>
-void load_minimal(const Archive&, std::filesystem::path& path, const std::u8string& utf8) {
+template <class Archive, std::same_as<std::filesystem::path> Path>
+void load_minimal(const Archive&, Path& path, const std::u8string& utf8) {
   path = std::filesystem::path(utf8);
 }
 }  // namespace bifrons
