@@ -723,6 +723,66 @@ class SecretCode {
   std::uint16_t code_ = 0;
 };
 
+/// The versioned forms, private: serialize(ar) unversioned, save/load and load_and_construct
+/// with versions.
+class SecretPlain {
+ public:
+  explicit SecretPlain(int v) : v_(v) {}
+  int value() const { return v_; }
+
+ private:
+  friend bifrons::access;
+  SecretPlain() = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(v_);
+  }
+  int v_ = 0;
+};
+class SecretVersioned {
+ public:
+  int value() const { return v_; }
+  std::uint32_t made_from() const { return made_from_; }
+  static SecretVersioned make(int v) { return SecretVersioned(v, 0); }
+
+ private:
+  friend bifrons::access;
+  SecretVersioned(int v, std::uint32_t from) : v_(v), made_from_(from) {}
+  static constexpr std::uint32_t bifrons_version = 5;
+  template <class Archive>
+  void save(Archive& ar, std::uint32_t version) const {
+    ar(v_, version);
+  }
+  template <class Archive>
+  void load(Archive& ar, std::uint32_t version) {
+    std::uint32_t written_as = 0;
+    ar(v_, written_as);
+    made_from_ = version;
+  }
+  template <class Archive>
+  static SecretVersioned load_and_construct(Archive& ar, std::uint32_t version) {
+    int v = 0;
+    ar(v);
+    return SecretVersioned(v, version);
+  }
+  int v_;
+  std::uint32_t made_from_;
+};
+
+TEST(Access, VersionedAndUnversionedPrivateHooks) {
+  EXPECT_EQ(hex_of(SecretPlain(3)), "02 06");
+  EXPECT_EQ(bifrons::from_bytes<std::vector<SecretPlain>>(B({0x01, 0x02, 0x06}))[0].value(), 3);
+  // version 05, v zigzag(-1) = 01, the version it saved with 05 -> body 3 bytes, header 07.
+  EXPECT_EQ(hex_of(SecretVersioned::make(-1)), "07 05 01 05");
+  const auto made = bifrons::from_bytes<SecretVersioned>(B({0x07, 0x04, 0x01, 0x05}));
+  EXPECT_EQ(made.value(), -1);
+  EXPECT_EQ(made.made_from(), 4u);  // load_and_construct saw the data's version
+  auto existing = SecretVersioned::make(9);
+  bifrons::from_bytes(B({0x07, 0x03, 0x02, 0x05}), existing);  // the private load, in place
+  EXPECT_EQ(existing.value(), 1);
+  EXPECT_EQ(existing.made_from(), 3u);
+}
+
 TEST(Access, EveryHookStyleMayBePrivate) {
   // version 03, id zigzag(5) = 0a -> body 2 bytes, header (2 << 1) | 1 = 05.
   EXPECT_EQ(hex_of(Secret(5)), "05 03 0a");
