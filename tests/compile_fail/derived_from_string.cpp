@@ -1,6 +1,7 @@
 // expect: bifrons: this aggregate has a base class.*base<std::string>
 // A class derived from a standard type, with no hook: the message says how to write it.
-#include <bifrons/bifrons.hpp>
+#include <bifrons/core.hpp>
+#include <bifrons/types/string.hpp>
 
 #include <string>
 

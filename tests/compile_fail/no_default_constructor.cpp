@@ -1,7 +1,8 @@
 // expect: bifrons: this type has no default constructor, so bifrons cannot create one
 // A class without a default constructor, read where bifrons must create one (here as an element
 // of a vector); its hook can read into an existing object, but nothing makes the object.
-#include <bifrons/bifrons.hpp>
+#include <bifrons/core.hpp>
+#include <bifrons/types/vector.hpp>
 
 #include <vector>
 

@@ -1,6 +1,7 @@
 // expect: bifrons: this type has no default constructor, so bifrons cannot create one
 // The same refusal behind a pointer (the objects of pointers are made by detail/creation.hpp too).
-#include <bifrons/bifrons.hpp>
+#include <bifrons/core.hpp>
+#include <bifrons/types/memory.hpp>
 
 #include <memory>
 

@@ -1,7 +1,8 @@
 // expect: bifrons: reflection cannot count this aggregate's members
 // A std::mutex member can be neither copied nor moved: counting the members by aggregate
 // initialization stops before it, and the members from there on would be lost without a word.
-#include <bifrons/bifrons.hpp>
+#include <bifrons/core.hpp>
+#include <bifrons/types/string.hpp>
 
 #include <cstdint>
 #include <mutex>
