@@ -56,6 +56,12 @@ int main() {
   const std::string moved = std::move(s).value();
   check(moved == "text", "result::value() &&");
 
+  // result::message() says what error::what() would: here "bifrons: malformed varint at byte 0". In
+  // a program built with BIFRONS_ERROR_PATHS=1, it also names the field and its type, which
+  // result::path() and result::type_name() give alone (empty here).
+  check(failed.message() == "bifrons: malformed varint at byte 0", "result::message");
+  check(failed.path().empty() && failed.type_name().empty(), "result::path without BIFRONS_ERROR_PATHS");
+
   // A result can also be built by hand, e.g. to forward an error from a function of your own.
   const bifrons::result<int> forwarded(bifrons::errc::invalid_value, 7);
   check(!forwarded && forwarded.offset() == 7, "result(errc, offset)");

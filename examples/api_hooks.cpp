@@ -1,4 +1,6 @@
-// docs/api.md, "User classes": the hooks, class versions, base<>, deprecated<>, fixed() and varint().
+// docs/api.md, "User classes": the hooks, private hooks (access), load_and_construct, minimal types, the
+// hooks of a type one cannot edit, class versions (and refusing newer ones), base<>, deprecated<>, fixed(),
+// varint() and the context of hooks.
 #include <bifrons/bifrons.hpp>
 
 #include "example_check.hpp"
@@ -6,6 +8,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -87,9 +90,11 @@ void load(Archive& ar, Tag& t) {
 }
 }  // namespace legacy
 
-// A class version: version 1 stored kelvin, version 2 stores millikelvin.
+// A class version: version 1 stored kelvin, version 2 stores millikelvin. Should a version 3 change
+// the unit again, this program could not know: it refuses data newer than its own version.
 struct Reading {
   static constexpr std::uint32_t bifrons_version = 2;
+  static constexpr bool bifrons_refuse_newer = true;
   std::int32_t millikelvin = 0;
   template <class Archive>
   void serialize(Archive& ar, std::uint32_t version) {
@@ -102,6 +107,109 @@ struct Reading {
 struct ReadingV1 {  // what the old program wrote
   static constexpr std::uint32_t bifrons_version = 1;
   std::int32_t kelvin = 0;
+};
+struct ReadingV3 {  // what a newer program writes: microkelvin
+  static constexpr std::uint32_t bifrons_version = 3;
+  std::int64_t microkelvin = 0;
+};
+
+// Private hooks: one friend declaration. The default constructor and the version are private too.
+class Ledger {
+ public:
+  explicit Ledger(std::int64_t balance) : balance_(balance) {}
+  std::int64_t balance() const { return balance_; }
+
+ private:
+  friend bifrons::access;
+  Ledger() = default;
+  static constexpr std::uint32_t bifrons_version = 1;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(balance_);
+  }
+  std::int64_t balance_ = 0;
+};
+
+// No default constructor: load_and_construct reads the fields and makes the object.
+class Sensor {
+ public:
+  Sensor(std::string name, std::int32_t rate) : name_(std::move(name)), rate_(rate) {
+    if (rate <= 0) throw std::invalid_argument("rate must be positive");
+  }
+  const std::string& name() const { return name_; }
+  std::int32_t rate() const { return rate_; }
+  template <class Archive>
+  void save(Archive& ar) const {
+    ar(name_, rate_);
+  }
+  template <class Archive>
+  static Sensor load_and_construct(Archive& ar) {
+    std::string name;
+    std::int32_t rate = 1;  // what an older writer without the rate gets
+    ar(name, rate);
+    return Sensor(std::move(name), rate);
+  }
+
+ private:
+  std::string name_;
+  std::int32_t rate_;
+};
+
+// A minimal type: written as its number, no envelope; load_minimal checks the invariant.
+struct UserId {
+  std::uint64_t value = 0;
+  template <class Archive>
+  std::uint64_t save_minimal(const Archive&) const {
+    return value;
+  }
+  template <class Archive>
+  void load_minimal(const Archive& ar, const std::uint64_t& v) {
+    if (v == 0) ar.fail(bifrons::errc::invalid_value);
+    value = v;
+  }
+};
+
+// A type one cannot edit (a vendor's, without a default constructor): free hooks in namespace
+// bifrons, where bifrons finds them through the archive.
+namespace vendor {
+class Rgb {
+ public:
+  Rgb(std::uint8_t r, std::uint8_t g, std::uint8_t b) : r_(r), g_(g), b_(b) {}
+  std::uint8_t r() const { return r_; }
+  std::uint8_t g() const { return g_; }
+  std::uint8_t b() const { return b_; }
+
+ private:
+  std::uint8_t r_, g_, b_;
+};
+}  // namespace vendor
+namespace bifrons {
+template <class Archive>
+void save(Archive& ar, const vendor::Rgb& c) {
+  ar(c.r(), c.g(), c.b());
+}
+template <class Archive>
+vendor::Rgb load_and_construct(Archive& ar, std::type_identity<vendor::Rgb>) {
+  std::uint8_t r = 0, g = 0, b = 0;
+  ar(r, g, b);
+  return {r, g, b};
+}
+}  // namespace bifrons
+
+// The context of hooks: a table of names shared by the whole message, reached from the hook.
+struct Names {
+  std::vector<std::string> all;
+};
+struct NameRef {
+  std::uint32_t index = 0;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(index);
+    if constexpr (Archive::is_loading) {
+      const Names* names = bifrons::context<Names>(ar);
+      if (names == nullptr || index >= names->all.size()) ar.fail(bifrons::errc::invalid_value);
+    }
+  }
 };
 
 // base<Base>(*this): a base class as its own envelope. fixed(): an integer as fixed-width bytes.
@@ -176,6 +284,43 @@ int main() {
   // The hook sees the version of the data: 1 for the old program's bytes, 2 for its own.
   check(bifrons::from_bytes<Reading>(bifrons::to_bytes(ReadingV1{300})).millikelvin == 300000, "version 1 data");
   check(bifrons::from_bytes<Reading>(bifrons::to_bytes(Reading{300})).millikelvin == 300, "version 2 data");
+  // A newer version is refused: without bifrons_refuse_newer, 300000000 microkelvin would read as millikelvin.
+  check(bifrons::try_from_bytes<Reading>(bifrons::to_bytes(ReadingV3{300000000})).code() ==
+            bifrons::errc::newer_version,
+        "version 3 data: refused");
+
+  // Private hooks, constructor and version, through friend bifrons::access.
+  check(bifrons::from_bytes<Ledger>(bifrons::to_bytes(Ledger(-42))).balance() == -42, "access");
+
+  // load_and_construct: from_bytes<Sensor>, and Sensors in a vector.
+  const auto sensors = bifrons::from_bytes<std::vector<Sensor>>(bifrons::to_bytes(std::vector<Sensor>{{"t", 5}}));
+  check(sensors.size() == 1 && sensors[0].name() == "t" && sensors[0].rate() == 5, "load_and_construct");
+  // The constructor's exception: user_error at the struct, with its message.
+  struct RawSensor {
+    std::string name;
+    std::int32_t rate;
+  };
+  const auto refused = bifrons::try_from_bytes<Sensor>(bifrons::to_bytes(RawSensor{"t", 0}));
+  check(refused.code() == bifrons::errc::user_error &&
+            refused.message() == "bifrons: exception thrown by user code at byte 0: rate must be positive",
+        "load_and_construct: the constructor refuses");
+
+  // A minimal type has the bytes of its value.
+  check(bifrons::to_bytes(UserId{300}) == bifrons::to_bytes(std::uint64_t{300}), "minimal: bytes");
+  check(bifrons::from_bytes<UserId>(bifrons::to_bytes(UserId{300})).value == 300, "minimal: round trip");
+  check(bifrons::try_from_bytes<UserId>(bifrons::to_bytes(std::uint64_t{0})).code() == bifrons::errc::invalid_value,
+        "minimal: load_minimal refuses 0");
+
+  // The vendor's type, through the hooks in namespace bifrons.
+  const auto rgb = bifrons::from_bytes<vendor::Rgb>(bifrons::to_bytes(vendor::Rgb(1, 2, 3)));
+  check(rgb.r() == 1 && rgb.b() == 3, "hooks of a type one cannot edit");
+
+  // The context of hooks: the names a message refers to.
+  Names names{{"alpha", "beta"}};
+  bifrons::context_scope<Names> scope(names);
+  check(bifrons::from_bytes<NameRef>(bifrons::to_bytes(NameRef{1})).index == 1, "context: a known name");
+  check(bifrons::try_from_bytes<NameRef>(bifrons::to_bytes(NameRef{5})).code() == bifrons::errc::invalid_value,
+        "context: an unknown name");
 
   const Dog dog{{"Rex"}, 0x0123456789abcdefULL, true};
   const auto dog_bytes = bifrons::to_bytes(dog);

@@ -43,6 +43,13 @@ int main() {
   }
   check(!r.ok() && r.error() == bifrons::errc::unexpected_end && r.offset() == out.size(), "reader state");
 
+  // read<T>() reads the next value as a new T (also a T without a default constructor that bifrons
+  // makes with its load_and_construct; see api_hooks.cpp).
+  bifrons::reader again(out);
+  const Header first = again.read<Header>();
+  const auto text = again.read<std::string>();
+  check(first.kind == 1 && text == "payload", "reader::read<T>");
+
   // writer over a std::ostream, reader over a std::istream (which it reads to its end first).
   std::stringstream stream;
   bifrons::writer ws(stream);

@@ -550,5 +550,39 @@ TEST(TryFromBytes, ExceptionsFromUserCodeBecomeErrorCodes) {
   EXPECT_THROW((void)bifrons::from_bytes<ThrowsOnLoad>(bifrons::to_bytes(ThrowsOnLoad{1, 0})), std::runtime_error);
 }
 
+TEST(TryFromBytes, AHookExceptionKeepsItsMessage) {
+  const auto user = bifrons::try_from_bytes<ThrowsOnLoad>(bifrons::to_bytes(ThrowsOnLoad{1, 0}));
+  ASSERT_FALSE(user);
+  EXPECT_EQ(user.offset(), 0u);  // the struct whose hook threw
+  EXPECT_EQ(user.message(), "bifrons: exception thrown by user code at byte 0: user");
+  std::vector<std::byte> buffer(64);
+  const auto w = bifrons::try_to_bytes(ThrowsOnSave{}, std::span<std::byte>(buffer));
+  EXPECT_EQ(w.message(), "bifrons: exception thrown by user code at byte 0: cannot save");
+}
+
+TEST(Result, MessageIsWhatAnErrorWouldSay) {
+  const auto r = bifrons::try_from_bytes<std::string>(B({0x02, 0x61}));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.message(), "bifrons: element count exceeds the remaining input at byte 0");
+  EXPECT_TRUE(r.path().empty());  // no BIFRONS_ERROR_PATHS in this program
+  EXPECT_TRUE(r.type_name().empty());
+  EXPECT_EQ(bifrons::try_from_bytes<std::string>(B({0x01, 0x61})).message(), "");
+  try {
+    (void)r.value();
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(std::string(e.what()), r.message());
+    EXPECT_TRUE(e.path().empty());
+  }
+}
+
+TEST(FromBytes, TypesWithoutADefaultConstructor) {
+  EXPECT_EQ(bifrons::from_bytes<Made>(B({0x06, 0x02, 0x01, 0x61})), Made(1, "a"));
+  const auto r = bifrons::try_from_bytes<Made>(B({0x06, 0x02, 0x01, 0x61}));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(*r, Made(1, "a"));
+  EXPECT_TRUE(fails_with<Made>(B({0x06, 0x02}), errc::unexpected_end, 0));
+  EXPECT_TRUE(fails_with<Made>(B({0x06, 0x02, 0x01, 0x61, 0x00}), errc::trailing_bytes, 4));
+}
 }  // namespace
 }  // namespace bifrons_test

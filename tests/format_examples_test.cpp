@@ -10,11 +10,13 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <atomic>
 #include <bit>
 #include <bitset>
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <memory>
@@ -25,6 +27,7 @@
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <valarray>
 #include <variant>
 #include <vector>
 
@@ -813,6 +816,68 @@ TEST(FormatExamples, Section34StrictReading) {
   const auto truncated = bifrons::try_from_bytes<PointV1>(hex("04 02"), strict);
   EXPECT_EQ(truncated.code(), errc::unexpected_end);
   EXPECT_EQ(truncated.offset(), 2u);
+}
+
+}  // namespace
+
+// ---- section 29: minimal types ------------------------------------------------------------------
+
+namespace {
+
+struct UserId {
+  std::uint64_t v = 0;
+  template <class Archive>
+  std::uint64_t save_minimal(const Archive&) const {
+    return v;
+  }
+  template <class Archive>
+  void load_minimal(const Archive&, const std::uint64_t& value) {
+    v = value;
+  }
+  friend bool operator==(const UserId&, const UserId&) = default;
+};
+struct Label {
+  std::string text;
+  template <class Archive>
+  std::string save_minimal(const Archive&) const {
+    return text;
+  }
+  template <class Archive>
+  void load_minimal(const Archive& ar, const std::string& value) {
+    if (value.empty()) ar.fail(bifrons::errc::invalid_value);
+    text = value;
+  }
+  friend bool operator==(const Label&, const Label&) = default;
+};
+struct Login {
+  UserId user;
+  Label label;
+  std::int32_t tries = 0;
+  friend bool operator==(const Login&, const Login&) = default;
+};
+
+TEST(FormatExamples, Section29MinimalTypes) {
+  expect_example(UserId{300}, "ac 02");
+  expect_example(Label{"ab"}, "02 61 62");
+  expect_example(Login{{1}, {"ab"}, -1}, "0a 01 02 61 62 01");
+  expect_example(std::vector<UserId>{{1}, {300}}, "02 01 ac 02");
+  expect_example(std::filesystem::path("a/b"), "03 61 2f 62");
+  expect_example(std::filesystem::path(u8"\u00e9"), "02 c3 a9");
+  // An atomic: the bytes of its T (serialized_size counts the widest T instead).
+  EXPECT_EQ(to_hex(bifrons::to_bytes(std::atomic<std::int32_t>(-2))), "03");
+  std::atomic<std::int32_t> atomic{0};
+  bifrons::from_bytes(hex("03"), atomic);
+  EXPECT_EQ(atomic.load(), -2);
+  EXPECT_EQ(to_hex(bifrons::to_bytes(std::valarray<std::int16_t>{1, -1})), "02 01 00 ff ff");
+  const auto valarray = bifrons::from_bytes<std::valarray<std::int16_t>>(hex("02 01 00 ff ff"));
+  ASSERT_EQ(valarray.size(), 2u);
+  EXPECT_EQ(valarray[1], -1);
+  expect_decodes("08 01 02 61 62", Login{{1}, {"ab"}, 0});
+
+  using bifrons::errc;
+  expect_error<Label>("00", errc::invalid_value, 1);
+  expect_error<Label>("03 61 62", errc::count_exceeds_input, 0);
+  expect_error<UserId>("80", errc::unexpected_end, 0);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 // a fixed underlying type, no unordered container with more than one element, quiet NaNs only
 // (an x87 FPU quiets signalling NaNs when it loads them), doubles written as exact literals.
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <bitset>
@@ -25,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <filesystem>
 #include <forward_list>
 #include <functional>
 #include <initializer_list>
@@ -43,6 +45,7 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
+#include <valarray>
 #include <variant>
 #include <vector>
 
@@ -347,6 +350,77 @@ struct PTree {
     return a.value == b.value && same_node(a.left, b.left) && same_node(a.right, b.right) &&
            (!a.left || a.left->parent == &a) && (!a.right || a.right->parent == &a) &&
            (!b.left || b.left->parent == &b) && (!b.right || b.right->parent == &b);
+  }
+};
+
+/// A strong typedef written as its number (docs/format.md, section 29). No default constructor:
+/// bifrons makes it from its value.
+class GUserId {
+ public:
+  explicit GUserId(std::uint64_t v) : v_(v) {}
+  template <class Ar>
+  std::uint64_t save_minimal(const Ar&) const {
+    return v_;
+  }
+  bool operator==(const GUserId&) const = default;
+
+ private:
+  std::uint64_t v_;
+};
+
+/// A label written as its string, refusing an empty one.
+struct GLabel {
+  std::string text;
+  template <class Ar>
+  std::string save_minimal(const Ar&) const {
+    return text;
+  }
+  template <class Ar>
+  void load_minimal(const Ar& ar, const std::string& value) {
+    if (value.empty()) ar.fail(bifrons::errc::invalid_value);
+    text = value;
+  }
+  bool operator==(const GLabel&) const = default;
+};
+
+/// No default constructor: made by load_and_construct, with the bytes of its fields.
+class GMade {
+ public:
+  GMade(std::int32_t id, std::string name) : id_(id), name_(std::move(name)) {}
+  template <class Ar>
+  void save(Ar& ar) const {
+    ar(id_, name_);
+  }
+  template <class Ar>
+  static GMade load_and_construct(Ar& ar) {
+    std::int32_t id = 0;
+    std::string name;
+    ar(id, name);
+    return GMade(id, std::move(name));
+  }
+  bool operator==(const GMade&) const = default;
+
+ private:
+  std::int32_t id_;
+  std::string name_;
+};
+
+/// The forms of section 29, and types bifrons creates without a default constructor.
+struct MinimalSet {
+  GLabel label;
+  std::vector<GUserId> users;
+  std::filesystem::path path;
+  std::valarray<std::int16_t> samples;
+  std::unique_ptr<const std::string> note;
+  std::optional<const std::int32_t> limit;
+  std::vector<GMade> made;
+  std::optional<GMade> maybe;
+  friend bool operator==(const MinimalSet& a, const MinimalSet& b) {
+    return a.label == b.label && a.users == b.users && a.path.u8string() == b.path.u8string() &&
+           a.samples.size() == b.samples.size() && std::equal(std::begin(a.samples), std::end(a.samples),
+                                                              std::begin(b.samples)) &&
+           (a.note && b.note ? *a.note == *b.note : !a.note && !b.note) && a.limit == b.limit && a.made == b.made &&
+           a.maybe == b.maybe;
   }
 };
 
@@ -1590,12 +1664,44 @@ struct char_order {
   }
 };
 
+/// Minimal types, a UTF-8 path, a valarray, const pointees and classes made by their hooks
+/// (docs/format.md, section 29): the bytes of the values they stand for.
+struct minimal {
+  static constexpr const char* name = "minimal";
+  using type = MinimalSet;
+  static type value() {
+    MinimalSet v;
+    v.label = {"golden"};
+    v.users = {GUserId(1), GUserId(300), GUserId(std::uint64_t{1} << 63)};
+    v.path = std::filesystem::path(u8"dir/caf\u00e9.txt");
+    v.samples = {1, -2, 32767};
+    v.note = std::make_unique<const std::string>("n");
+    v.limit.emplace(-5);
+    v.made = {GMade(7, "x")};
+    v.maybe.emplace(-1, "");
+    return v;
+  }
+  static std::vector<std::byte> spec() {
+    return spec::bytes{}
+        .env(spec::bytes{}
+                 .str("golden")                                   // label: its string
+                 .u(3).u(1).u(300).u(std::uint64_t{1} << 63)     // users: count, three varints
+                 .str("dir/caf\xc3\xa9.txt")                       // path: UTF-8 (é = c3 a9)
+                 .u(3).le(1, 2).le(0xfffe, 2).le(0x7fff, 2)       // samples: as vector<int16_t>
+                 .u(1).str("n")                                   // note: a new object
+                 .u(1).s(-5)                                      // limit: engaged
+                 .u(1).env(spec::bytes{}.s(7).str("x"))           // made: one struct
+                 .u(1).env(spec::bytes{}.s(-1).str("")))          // maybe: engaged
+        .out;
+  }
+};
+
 /// The list of cases, handed to a variadic template: golden::case_list<::testing::Types>.
 template <template <class...> class List>
 using case_list = List<integers, scalars, fixed_wrappers, floats, vector_double, strings, vector_int32, vector_long,
                        blocks, vector_bool, account, versioned, deprecated_fields, base_class, optional_variant,
                        tuple_pair, maps_sets, array_bitset, complex_chrono, unique_ptrs, body_64, body_8192, sequences,
-                       empties, stream, records, record_book, pointers, char_order, polymorphic, polymorphic_unknown>;
+                       empties, stream, records, record_book, pointers, char_order, minimal, polymorphic, polymorphic_unknown>;
 
 /// The cases that a schema (docs/schema.md) describes: all but the polymorphic ones, whose
 /// pointers to polymorphic classes the schema model does not cover yet (its section 6), so
@@ -1605,7 +1711,7 @@ using schema_case_list =
     List<integers, scalars, fixed_wrappers, floats, vector_double, strings, vector_int32, vector_long, blocks,
          vector_bool, account, versioned, deprecated_fields, base_class, optional_variant, tuple_pair, maps_sets,
          array_bitset, complex_chrono, unique_ptrs, body_64, body_8192, sequences, empties, stream, records,
-         record_book, pointers, char_order>;
+         record_book, pointers, char_order, minimal>;
 
 // ---- typed files (docs/format.md section 30): tests/golden/framed/<name>.bin --------------------
 // The same values as some cases above, behind the frame: magic, format 1, the type's name.

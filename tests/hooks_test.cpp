@@ -1,6 +1,8 @@
-// User classes (detail/hooks.hpp, detail/reflection.hpp, detail/struct_codec.hpp): aggregates by reflection, member and
-// free serialize, save/load, class versions, base<Base>, deprecated<T>, and the struct envelope
-// varint((body_length << 1) | has_version) [varint(version)] fields.
+// User classes (detail/hooks.hpp, detail/reflection.hpp, detail/struct_codec.hpp, access.hpp): aggregates by
+// reflection, member and free serialize, save/load, class versions, base<Base>, deprecated<T>, and the struct
+// envelope varint((body_length << 1) | has_version) [varint(version)] fields; private hooks through
+// bifrons::access, load_and_construct, minimal types, refusing newer versions, what hooks throw, and the hooks
+// of a type one cannot edit.
 #include <bifrons/core.hpp>
 
 #include <array>
@@ -8,8 +10,10 @@
 #include <complex>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -665,6 +669,578 @@ TEST(Named, SameBytesAsTheBareFieldsAndMissingFieldsKeepDefaults) {
             (NamedFields{-2, 0x0a0b0c0d, 0, ""}));
   // The named fixed field is still checked: 3 of its 4 bytes are in the body.
   EXPECT_TRUE(fails_with<NamedFields>(B({0x08, 0x03, 0x0d, 0x0c, 0x0b}), errc::unexpected_end, 2));
+}
+
+// ---- private hooks: friend bifrons::access --------------------------------------------------------------
+
+/// Everything private: the default constructor, the version and a versioned serialize hook.
+class Secret {
+ public:
+  explicit Secret(int id) : id_(id) {}
+  int id() const { return id_; }
+  std::uint32_t seen() const { return seen_; }
+
+ private:
+  friend bifrons::access;
+  Secret() = default;
+  static constexpr std::uint32_t bifrons_version = 3;
+  template <class Archive>
+  void serialize(Archive& ar, std::uint32_t version) {
+    ar(id_);
+    if constexpr (Archive::is_loading) seen_ = version;
+  }
+  int id_ = 0;
+  std::uint32_t seen_ = 0;
+};
+
+/// Private save/load, unversioned, and a private refusal of newer versions.
+class SecretPair {
+ public:
+  SecretPair() = default;
+  SecretPair(int a, int b) : a_(a), b_(b) {}
+  int a() const { return a_; }
+  int b() const { return b_; }
+
+ private:
+  friend bifrons::access;
+  static constexpr std::uint32_t bifrons_version = 1;
+  static constexpr bool bifrons_refuse_newer = true;
+  template <class Archive>
+  void save(Archive& ar) const {
+    ar(a_, b_);
+  }
+  template <class Archive>
+  void load(Archive& ar) {
+    ar(a_, b_);
+  }
+  int a_ = 0, b_ = 0;
+};
+
+/// Private save and load_and_construct, no default constructor at all.
+class SecretMade {
+ public:
+  int value() const { return value_; }
+  static SecretMade make(int v) { return SecretMade(v); }
+
+ private:
+  friend bifrons::access;
+  explicit SecretMade(int v) : value_(v) {}
+  template <class Archive>
+  void save(Archive& ar) const {
+    ar(value_);
+  }
+  template <class Archive>
+  static SecretMade load_and_construct(Archive& ar) {
+    int v = 0;
+    ar(v);
+    return SecretMade(v);
+  }
+  int value_;
+};
+
+/// Private minimal hooks.
+class SecretCode {
+ public:
+  SecretCode() = default;
+  explicit SecretCode(std::uint16_t c) : code_(c) {}
+  std::uint16_t code() const { return code_; }
+
+ private:
+  friend bifrons::access;
+  template <class Archive>
+  std::uint16_t save_minimal(const Archive&) const {
+    return code_;
+  }
+  template <class Archive>
+  void load_minimal(const Archive&, const std::uint16_t& c) {
+    code_ = c;
+  }
+  std::uint16_t code_ = 0;
+};
+
+/// The versioned forms, private: serialize(ar) unversioned, save/load and load_and_construct
+/// with versions.
+class SecretPlain {
+ public:
+  explicit SecretPlain(int v) : v_(v) {}
+  int value() const { return v_; }
+
+ private:
+  friend bifrons::access;
+  SecretPlain() = default;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(v_);
+  }
+  int v_ = 0;
+};
+class SecretVersioned {
+ public:
+  int value() const { return v_; }
+  std::uint32_t made_from() const { return made_from_; }
+  static SecretVersioned make(int v) { return SecretVersioned(v, 0); }
+
+ private:
+  friend bifrons::access;
+  SecretVersioned(int v, std::uint32_t from) : v_(v), made_from_(from) {}
+  static constexpr std::uint32_t bifrons_version = 5;
+  template <class Archive>
+  void save(Archive& ar, std::uint32_t version) const {
+    ar(v_, version);
+  }
+  template <class Archive>
+  void load(Archive& ar, std::uint32_t version) {
+    std::uint32_t written_as = 0;
+    ar(v_, written_as);
+    made_from_ = version;
+  }
+  template <class Archive>
+  static SecretVersioned load_and_construct(Archive& ar, std::uint32_t version) {
+    int v = 0;
+    ar(v);
+    return SecretVersioned(v, version);
+  }
+  int v_;
+  std::uint32_t made_from_;
+};
+
+TEST(Access, VersionedAndUnversionedPrivateHooks) {
+  EXPECT_EQ(hex_of(SecretPlain(3)), "02 06");
+  EXPECT_EQ(bifrons::from_bytes<std::vector<SecretPlain>>(B({0x01, 0x02, 0x06}))[0].value(), 3);
+  // version 05, v zigzag(-1) = 01, the version it saved with 05 -> body 3 bytes, header 07.
+  EXPECT_EQ(hex_of(SecretVersioned::make(-1)), "07 05 01 05");
+  const auto made = bifrons::from_bytes<SecretVersioned>(B({0x07, 0x04, 0x01, 0x05}));
+  EXPECT_EQ(made.value(), -1);
+  EXPECT_EQ(made.made_from(), 4u);  // load_and_construct saw the data's version
+  auto existing = SecretVersioned::make(9);
+  bifrons::from_bytes(B({0x07, 0x03, 0x02, 0x05}), existing);  // the private load, in place
+  EXPECT_EQ(existing.value(), 1);
+  EXPECT_EQ(existing.made_from(), 3u);
+}
+
+TEST(Access, EveryHookStyleMayBePrivate) {
+  // version 03, id zigzag(5) = 0a -> body 2 bytes, header (2 << 1) | 1 = 05.
+  EXPECT_EQ(hex_of(Secret(5)), "05 03 0a");
+  const Secret s = bifrons::from_bytes<Secret>(B({0x05, 0x03, 0x0a}));  // the private default constructor
+  EXPECT_EQ(s.id(), 5);
+  EXPECT_EQ(s.seen(), 3u);
+
+  // version 01, a = 02, b = 01 -> body 3 bytes, header (3 << 1) | 1 = 07.
+  EXPECT_EQ(hex_of(SecretPair(1, -1)), "07 01 02 01");
+  const SecretPair p = bifrons::from_bytes<SecretPair>(B({0x07, 0x01, 0x02, 0x01}));
+  EXPECT_EQ(p.a(), 1);
+  EXPECT_EQ(p.b(), -1);
+  // The private bifrons_refuse_newer: version 2 data.
+  EXPECT_TRUE(fails_with<SecretPair>(B({0x07, 0x02, 0x02, 0x01}), errc::newer_version, 0));
+
+  EXPECT_EQ(hex_of(SecretMade::make(-2)), "02 03");
+  EXPECT_EQ(bifrons::from_bytes<SecretMade>(B({0x02, 0x03})).value(), -2);
+
+  EXPECT_EQ(hex_of(SecretCode(300)), "ac 02");  // the bytes of its uint16_t
+  EXPECT_EQ(bifrons::from_bytes<SecretCode>(B({0xac, 0x02})).code(), 300);
+}
+
+TEST(Access, PrivateDefaultConstructorsInEveryPositionThatCreatesObjects) {
+  const std::vector<Secret> v = bifrons::from_bytes<std::vector<Secret>>(B({0x02, 0x05, 0x03, 0x02, 0x05, 0x03, 0x04}));
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].id(), 1);
+  EXPECT_EQ(v[1].id(), 2);
+  const auto o = bifrons::from_bytes<std::optional<Secret>>(B({0x01, 0x05, 0x03, 0x06}));
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->id(), 3);
+  const auto u = bifrons::from_bytes<std::unique_ptr<Secret>>(B({0x01, 0x05, 0x03, 0x08}));
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->id(), 4);
+  const auto sp = bifrons::from_bytes<std::shared_ptr<Secret>>(B({0x01, 0x05, 0x03, 0x0a}));
+  ASSERT_TRUE(sp);
+  EXPECT_EQ(sp->id(), 5);
+  const auto var = bifrons::from_bytes<std::variant<int, Secret>>(B({0x01, 0x05, 0x03, 0x0c}));
+  ASSERT_EQ(var.index(), 1u);
+  EXPECT_EQ(std::get<1>(var).id(), 6);
+  const auto m = bifrons::from_bytes<std::map<int, Secret>>(B({0x01, 0x02, 0x05, 0x03, 0x0e}));
+  EXPECT_EQ(m.at(1).id(), 7);
+}
+
+// ---- load_and_construct ------------------------------------------------------------------------------------
+
+/// No default constructor: a sensor always has a positive rate.
+class Sensor {
+ public:
+  Sensor(std::string name, int rate) : name_(std::move(name)), rate_(rate) {
+    if (rate <= 0) throw std::invalid_argument("rate must be positive");
+  }
+  const std::string& name() const { return name_; }
+  int rate() const { return rate_; }
+  template <class Archive>
+  void save(Archive& ar) const {
+    ar(name_, rate_);
+  }
+  /// Fields the data lacks (an older writer's) keep the locals' values.
+  template <class Archive>
+  static Sensor load_and_construct(Archive& ar) {
+    std::string name;
+    int rate = 1;
+    ar(name, rate);
+    return Sensor(std::move(name), rate);
+  }
+  friend bool operator==(const Sensor&, const Sensor&) = default;
+
+ private:
+  std::string name_;
+  int rate_;
+};
+
+/// Versioned, and readable into an existing object by its load hook.
+class Gauge2 {
+ public:
+  explicit Gauge2(double v) : value_(v) {}
+  static constexpr std::uint32_t bifrons_version = 2;
+  double value() const { return value_; }
+  std::uint32_t made_from() const { return made_from_; }
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(value_);
+  }
+  template <class Archive>
+  static Gauge2 load_and_construct(Archive& ar, std::uint32_t version) {
+    double v = 0;
+    ar(v);
+    Gauge2 g(version < 2 ? v * 10 : v);  // version 1 stored tenths
+    g.made_from_ = version;
+    return g;
+  }
+
+ private:
+  double value_;
+  std::uint32_t made_from_ = 0;
+};
+
+TEST(LoadAndConstruct, SameBytesAsTheFieldsCreatesWithoutDefaultConstructor) {
+  // name 02 61 62, rate zigzag(2) = 04 -> body 4 bytes, header 08.
+  EXPECT_EQ(hex_of(Sensor("ab", 2)), "08 02 61 62 04");
+  EXPECT_EQ(bifrons::from_bytes<Sensor>(B({0x08, 0x02, 0x61, 0x62, 0x04})), Sensor("ab", 2));
+  // An older writer without the rate, and an empty envelope: the hook's locals keep their values.
+  EXPECT_EQ(bifrons::from_bytes<Sensor>(B({0x06, 0x02, 0x61, 0x62})), Sensor("ab", 1));
+  EXPECT_EQ(bifrons::from_bytes<Sensor>(B({0x00})), Sensor("", 1));
+  // A newer writer's extra field is skipped.
+  EXPECT_EQ(bifrons::from_bytes<Sensor>(B({0x0a, 0x02, 0x61, 0x62, 0x04, 0x7f})), Sensor("ab", 2));
+  // Read into an existing object: a new one is assigned.
+  Sensor existing("old", 9);
+  bifrons::from_bytes(B({0x08, 0x02, 0x61, 0x62, 0x04}), existing);
+  EXPECT_EQ(existing, Sensor("ab", 2));
+}
+
+TEST(LoadAndConstruct, TheHookSeesTheVersion) {
+  // version 02, 1.5 as a double -> body 9 bytes, header (9 << 1) | 1 = 13.
+  EXPECT_EQ(hex_of(Gauge2(1.5)), "13 02 00 00 00 00 00 00 f8 3f");
+  const Gauge2 current = bifrons::from_bytes<Gauge2>(B({0x13, 0x02, 0, 0, 0, 0, 0, 0, 0xf8, 0x3f}));
+  EXPECT_EQ(current.value(), 1.5);
+  EXPECT_EQ(current.made_from(), 2u);
+  const Gauge2 old = bifrons::from_bytes<Gauge2>(B({0x13, 0x01, 0, 0, 0, 0, 0, 0, 0xf8, 0x3f}));
+  EXPECT_EQ(old.value(), 15.0);
+  EXPECT_EQ(old.made_from(), 1u);
+  // Into an existing object, its serialize hook reads in place.
+  Gauge2 g(0);
+  bifrons::from_bytes(B({0x13, 0x02, 0, 0, 0, 0, 0, 0, 0x04, 0x40}), g);
+  EXPECT_EQ(g.value(), 2.5);
+}
+
+TEST(LoadAndConstruct, AConstructorThatThrowsIsAUserError) {
+  // rate 0: the constructor refuses it.
+  const bytes zero = B({0x08, 0x02, 0x61, 0x62, 0x00});
+  const auto r = bifrons::try_from_bytes<Sensor>(zero);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::user_error);
+  EXPECT_EQ(r.offset(), 0u);
+  EXPECT_EQ(r.message(), "bifrons: exception thrown by user code at byte 0: rate must be positive");
+  EXPECT_THROW((void)bifrons::from_bytes<Sensor>(zero), std::invalid_argument);  // passes through
+  // The rate's varint is cut short: the hook sees rate 0 and the constructor throws, but the
+  // read had failed first, and that failure is what both entry points report.
+  EXPECT_TRUE(fails_with<Sensor>(B({0x0a, 0x02, 0x61, 0x62, 0x80, 0x80}), errc::unexpected_end, 4));
+}
+
+// ---- minimal types ------------------------------------------------------------------------------------
+
+/// A strong typedef with an invariant, written as its number; no default constructor, so it is
+/// made from its value by its constructor.
+class UserId {
+ public:
+  explicit UserId(std::uint64_t v) : v_(v) {
+    if (v == 0) throw std::invalid_argument("0 is not a user id");
+  }
+  std::uint64_t value() const { return v_; }
+  template <class Archive>
+  std::uint64_t save_minimal(const Archive&) const {
+    return v_;
+  }
+  friend bool operator==(const UserId&, const UserId&) = default;
+
+ private:
+  std::uint64_t v_;
+};
+
+/// A label that may not be empty, written as its string; checked by load_minimal.
+struct Label {
+  std::string text;
+  template <class Archive>
+  std::string save_minimal(const Archive&) const {
+    return text;
+  }
+  template <class Archive>
+  void load_minimal(const Archive& ar, const std::string& value) {
+    if (value.empty()) ar.fail(errc::invalid_value);
+    text = value;
+  }
+  friend bool operator==(const Label&, const Label&) = default;
+};
+
+struct Labelled {
+  Label label;
+  std::uint32_t n = 0;
+  friend bool operator==(const Labelled&, const Labelled&) = default;
+};
+
+TEST(Minimal, TheBytesOfTheValueAndNothingElse) {
+  EXPECT_EQ(hex_of(UserId(300)), hex_of(std::uint64_t{300}));
+  EXPECT_EQ(hex_of(UserId(300)), "ac 02");
+  EXPECT_EQ(bifrons::from_bytes<UserId>(B({0xac, 0x02})), UserId(300));
+  EXPECT_EQ(hex_of(Label{"ab"}), "02 61 62");
+  // In a struct: the same bytes as a struct of a string and an integer.
+  EXPECT_EQ(hex_of(Labelled{{"ab"}, 1}), "08 02 61 62 01");
+  EXPECT_EQ(round_trip(Labelled{{"ab"}, 1}), (Labelled{{"ab"}, 1}));
+  EXPECT_EQ(bifrons::from_bytes<std::vector<UserId>>(B({0x02, 0x01, 0x02})),
+            (std::vector<UserId>{UserId(1), UserId(2)}));
+  EXPECT_EQ(bifrons::serialized_size(std::vector<UserId>{UserId(1), UserId(300)}), 4u);
+}
+
+TEST(Minimal, InvariantsRefuseValues) {
+  // load_minimal's ar.fail: at the current byte, after the value.
+  EXPECT_TRUE(fails_with<Labelled>(B({0x04, 0x00, 0x01}), errc::invalid_value, 2));
+  EXPECT_TRUE(fails_with<Label>(B({0x00}), errc::invalid_value, 1));
+  // The constructor's exception: user_error at the value.
+  const auto r = bifrons::try_from_bytes<std::vector<UserId>>(B({0x02, 0x01, 0x00}));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::user_error);
+  EXPECT_EQ(r.offset(), 2u);
+  EXPECT_EQ(r.message(), "bifrons: exception thrown by user code at byte 2: 0 is not a user id");
+  // A value that does not decode is reported as such, before any hook sees it.
+  EXPECT_TRUE(fails_with<Label>(B({0x03, 0x61}), errc::count_exceeds_input, 0));
+}
+
+/// A class that is its base's value: `base<std::string>` in a hook, or a minimal form.
+struct Path : std::string {
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(bifrons::base<std::string>(*this));
+  }
+};
+struct Filename : std::string {
+  template <class Archive>
+  std::string save_minimal(const Archive&) const {
+    return *this;
+  }
+  template <class Archive>
+  void load_minimal(const Archive&, const std::string& value) {
+    assign(value);
+  }
+};
+
+TEST(Minimal, ClassesDerivedFromAStandardType) {
+  Path p;
+  p.assign("ab");
+  EXPECT_EQ(hex_of(p), "06 02 61 62");  // an envelope around the string
+  EXPECT_EQ(static_cast<const std::string&>(round_trip(p)), "ab");
+  Filename f;
+  f.assign("ab");
+  EXPECT_EQ(hex_of(f), "02 61 62");  // the string's bytes
+  EXPECT_EQ(static_cast<const std::string&>(round_trip(f)), "ab");
+}
+
+// ---- refusing data newer than the class -----------------------------------------------------------------
+
+/// A timeout whose unit changed: version 1 stored seconds, version 2 milliseconds. A version 1
+/// reader cannot know what a version 2 number means, so it refuses newer data.
+template <std::uint32_t V>
+struct Timeout {
+  static constexpr std::uint32_t bifrons_version = V;
+  static constexpr bool bifrons_refuse_newer = true;
+  std::int64_t value = 0;
+  template <class Archive>
+  void serialize(Archive& ar, std::uint32_t version) {
+    ar(value);
+    if constexpr (Archive::is_loading) {
+      if (V >= 2 && version < 2) value *= 1000;
+    }
+  }
+};
+struct Settings {
+  std::int32_t retries = 0;
+  Timeout<1> timeout;
+};
+struct SettingsV2 {
+  std::int32_t retries = 0;
+  Timeout<2> timeout;
+};
+
+TEST(Versions, AClassMayRefuseNewerVersions) {
+  // version 02, value zigzag(5000) = 90 4e -> body 3 bytes, header (3 << 1) | 1 = 07.
+  const bytes v2 = bifrons::to_bytes(Timeout<2>{5000});
+  EXPECT_EQ(hex(v2), "07 02 90 4e");
+  EXPECT_TRUE(fails_with<Timeout<1>>(v2, errc::newer_version, 0));
+  // As a member: at the member's envelope (retries 02 is byte 1, the timeout starts at 2).
+  EXPECT_TRUE(fails_with<Settings>(bifrons::to_bytes(SettingsV2{1, {5000}}), errc::newer_version, 2));
+  // Older and equal versions are read as always.
+  EXPECT_EQ(bifrons::from_bytes<Timeout<2>>(bifrons::to_bytes(Timeout<1>{5})).value, 5000);
+  EXPECT_EQ(bifrons::from_bytes<Timeout<2>>(v2).value, 5000);
+  EXPECT_EQ(bifrons::describe(errc::newer_version), std::string("class version newer than the reader's"));
+}
+
+// ---- what hooks throw ----------------------------------------------------------------------------------
+
+class Bag {
+ public:
+  int capacity = 2;
+  std::vector<int> items;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(capacity, items);
+    if constexpr (Archive::is_loading) {
+      if (items.size() > static_cast<std::size_t>(capacity))
+        throw std::runtime_error("corrupt save: inventory over capacity");
+    }
+  }
+};
+struct Save {
+  std::string player;
+  Bag bag;
+};
+
+TEST(HookExceptions, TryFromBytesKeepsTheMessageAndTheStructOffset) {
+  Save s{"p", {}};
+  s.bag.capacity = 1;
+  s.bag.items = {1, 2};
+  // player 01 70 (bytes 1-2); the bag's envelope from byte 3: capacity 02, items 02 + two int32.
+  const bytes b = bifrons::to_bytes(s);
+  EXPECT_EQ(hex(b), "1a 01 70 14 02 02 01 00 00 00 02 00 00 00");
+  const auto r = bifrons::try_from_bytes<Save>(b);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::user_error);
+  EXPECT_EQ(r.offset(), 3u);
+  EXPECT_EQ(r.message(), "bifrons: exception thrown by user code at byte 3: corrupt save: inventory over capacity");
+  try {
+    (void)r.value();
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(std::string(e.what()), r.message());
+  }
+  // from_bytes lets the hook's own exception through.
+  EXPECT_THROW((void)bifrons::from_bytes<Save>(b), std::runtime_error);
+  // A value without an error has no message.
+  EXPECT_EQ(bifrons::try_from_bytes<Save>(bifrons::to_bytes(Save{})).message(), "");
+}
+
+// ---- hooks that check their fields, reading into a reused object ----------------------------------------
+
+/// A hook that refuses lo > hi, with ar.fail or by throwing.
+template <bool Throw>
+struct Checked {
+  std::int32_t lo = 0, hi = 0;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(lo, hi);
+    if constexpr (Archive::is_loading) {
+      if (lo > hi) {
+        if constexpr (Throw)
+          throw std::runtime_error("lo > hi");
+        else
+          ar.fail(errc::invalid_value);
+      }
+    }
+  }
+};
+
+TEST(Hooks, ReadIntoAReusedObjectTheHookSeesWhatAFreshReadSees) {
+  // lo = -1, hi missing: a fresh read gives {-1, 0}. Read into {-10, -5}, the hook's first pass
+  // sees hi = -5 (stale) and refuses; the read is retried from defaults and gives {-1, 0} too.
+  const bytes b = B({0x02, 0x01});
+  Checked<false> refusing{-10, -5};
+  bifrons::from_bytes(b, refusing);
+  EXPECT_EQ(refusing.lo, -1);
+  EXPECT_EQ(refusing.hi, 0);
+  Checked<true> throwing{-10, -5};
+  bifrons::from_bytes(b, throwing);
+  EXPECT_EQ(throwing.lo, -1);
+  EXPECT_EQ(throwing.hi, 0);
+  // In a vector of reused elements, and through a reader.
+  std::vector<Checked<false>> v{{-10, -5}};
+  bifrons::from_bytes(B({0x01, 0x02, 0x01}), v);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].hi, 0);
+  bifrons::reader r(b);
+  Checked<true> t{-10, -5};
+  r(t);
+  EXPECT_EQ(t.hi, 0);
+  // What a fresh read refuses stays refused, with the same error and offset.
+  Checked<false> again{-10, -5};
+  EXPECT_THROW(bifrons::from_bytes(B({0x04, 0x04, 0x02}), again), bifrons::error);  // lo 2 > hi 1
+  EXPECT_TRUE(fails_with<Checked<false>>(B({0x04, 0x04, 0x02}), errc::invalid_value, 3));
+  // A field that does not decode: the same error as a fresh read (a bool byte 02 in lo's place
+  // is fine for an int32; use an overlong varint).
+  Checked<false> bad{-10, -5};
+  try {
+    bifrons::from_bytes(B({0x02, 0x80}), bad);
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.code(), errc::unexpected_end);
+    EXPECT_EQ(e.offset(), 1u);
+  }
+  EXPECT_TRUE(fails_with<Checked<false>>(B({0x02, 0x80}), errc::unexpected_end, 1));
+}
+
+// ---- a type one cannot edit ------------------------------------------------------------------------------
+
+namespace vendor {  // stands for a third-party library: no hooks, no default constructor
+class Color {
+ public:
+  Color(std::uint8_t r, std::uint8_t g, std::uint8_t b) : r_(r), g_(g), b_(b) {}
+  std::uint8_t r() const { return r_; }
+  std::uint8_t g() const { return g_; }
+  std::uint8_t b() const { return b_; }
+  friend bool operator==(const Color&, const Color&) = default;
+
+ private:
+  std::uint8_t r_, g_, b_;
+};
+}  // namespace vendor
+
+}  // namespace
+}  // namespace bifrons_test
+
+// Its hooks go in namespace bifrons, where bifrons finds them through the archive.
+namespace bifrons {
+template <class Archive>
+void save(Archive& ar, const bifrons_test::vendor::Color& c) {
+  ar(c.r(), c.g(), c.b());
+}
+template <class Archive>
+bifrons_test::vendor::Color load_and_construct(Archive& ar, std::type_identity<bifrons_test::vendor::Color>) {
+  std::uint8_t r = 0, g = 0, b = 0;
+  ar(r, g, b);
+  return {r, g, b};
+}
+}  // namespace bifrons
+
+namespace bifrons_test {
+namespace {
+
+TEST(Hooks, ATypeOneCannotEditGetsItsHooksInNamespaceBifrons) {
+  // Three uint8_t varints: 01, 02, ff 01 -> body 4 bytes, header 08.
+  EXPECT_EQ(hex_of(vendor::Color(1, 2, 255)), "08 01 02 ff 01");
+  EXPECT_EQ(bifrons::from_bytes<vendor::Color>(B({0x08, 0x01, 0x02, 0xff, 0x01})), vendor::Color(1, 2, 255));
+  const std::vector<vendor::Color> palette{{1, 2, 3}, {4, 5, 6}};
+  EXPECT_EQ(bifrons::from_bytes<std::vector<vendor::Color>>(bifrons::to_bytes(palette)), palette);
+  const std::optional<vendor::Color> maybe{vendor::Color(7, 8, 9)};
+  EXPECT_EQ(bifrons::from_bytes<std::optional<vendor::Color>>(bifrons::to_bytes(maybe)), maybe);
 }
 
 }  // namespace

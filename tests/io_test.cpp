@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -250,6 +251,21 @@ TEST(Reader, StrictReadingJudgesEachValueByItsOwnBytes) {
   EXPECT_THROW(second_value(numbers), bifrons::error);
   EXPECT_EQ(second_value.error(), errc::non_canonical);
   EXPECT_EQ(second_value.offset(), 7u);
+}
+
+TEST(Reader, ReadMakesNewObjects) {
+  std::vector<std::byte> out;
+  bifrons::writer w(out);
+  w(Made(1, "a"), std::int32_t{5}, Made(2, "b"));
+  bifrons::reader r(out);
+  const Made first = r.read<Made>();
+  const auto five = r.read<std::int32_t>();
+  EXPECT_EQ(first, Made(1, "a"));
+  EXPECT_EQ(five, 5);
+  // Not an optional on the wire: the tag 06 is neither 0 nor 1.
+  EXPECT_THROW((void)r.read<std::optional<Made>>(), bifrons::error);
+  EXPECT_EQ(r.error(), bifrons::errc::invalid_value);
+  EXPECT_EQ(r.offset(), 5u);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -373,5 +374,65 @@ TEST(Observer, AnObjectOnlyAWeakPtrHoldsCannotBeNamed) {
   EXPECT_EQ(back.w.lock(), back.s);
 }
 
+// ---- objects made by load_and_construct -------------------------------------------------------------
+
+struct Twig;
+
+/// Made by its hook; its twig points back at it while the hook is still reading.
+class Branch {
+ public:
+  Branch(std::int32_t v, std::unique_ptr<Twig> t) : value(v), twig(std::move(t)) {}
+  std::int32_t value;
+  std::unique_ptr<Twig> twig;
+  template <class Archive>
+  void save(Archive& ar) const {
+    ar(value, twig);
+  }
+  template <class Archive>
+  static Branch load_and_construct(Archive& ar) {
+    std::int32_t v = 0;
+    std::unique_ptr<Twig> t;
+    ar(v, t);
+    if (v < 0) throw std::invalid_argument("negative branch");
+    return Branch(v, std::move(t));
+  }
+};
+struct Twig {
+  const Branch* on = nullptr;
+};
+struct Holder {
+  Branch* owned = nullptr;
+  Holder() = default;
+  Holder(const Holder&) = delete;
+  Holder& operator=(const Holder&) = delete;
+  ~Holder() { delete owned; }
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(bifrons::owning(owned));
+  }
+};
+
+TEST(Owning, ObjectsMadeByTheirHook) {
+  Holder h;
+  h.owned = new Branch(5, std::make_unique<Twig>());
+  h.owned->twig->on = h.owned;
+  // owned: tag 1 (id 1), the branch's envelope (08): value 0a, twig: tag 1 (id 2), its
+  // envelope (02): on = a reference to id 1 (03).
+  const bytes b = bifrons::to_bytes(h);
+  EXPECT_EQ(hex(b), "0c 01 08 0a 01 02 03");
+  Holder back;
+  bifrons::from_bytes(b, back);
+  ASSERT_TRUE(back.owned && back.owned->twig);
+  EXPECT_EQ(back.owned->value, 5);
+  EXPECT_EQ(back.owned->twig->on, back.owned);  // the address the object was made at
+  // The hook throws: the storage is freed and the pointer stays null (LeakSanitizer checks the rest).
+  Holder failed;
+  EXPECT_THROW(bifrons::from_bytes(B({0x0c, 0x01, 0x08, 0x01, 0x01, 0x02, 0x03}), failed), std::invalid_argument);
+  EXPECT_EQ(failed.owned, nullptr);
+  const auto r = bifrons::try_from_bytes<std::unique_ptr<Branch>>(B({0x01, 0x08, 0x01, 0x01, 0x02, 0x03}));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::user_error);
+  EXPECT_EQ(r.offset(), 1u);  // the branch's envelope
+}
 }  // namespace
 }  // namespace bifrons_test

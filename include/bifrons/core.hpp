@@ -7,13 +7,20 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <memory>
 #include <new>
+#include <optional>
 #include <ranges>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <vector>
 
+#include "access.hpp"
+#include "context.hpp"
 #include "detail/codec.hpp"
+#include "detail/creation.hpp"
 #include "detail/pointer_codec.hpp"
 #include "detail/scalars.hpp"
 #include "detail/source.hpp"
@@ -120,36 +127,150 @@ struct read_status {
   std::size_t offset;
 };
 
+/// The what() of the exception being handled, or a note that it is not a std::exception.
+inline std::string current_exception_message() {
+#if BIFRONS_HAS_EXCEPTIONS
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "an exception that is not a std::exception";
+  }
+#else
+  return {};
+#endif
+}
+
+template <class T>
+struct new_object {
+  std::optional<T> value;
+};
+
+/// Reads into an existing object, or makes a new one in a new_object (creation.hpp).
+template <class T>
+void read_new(source& src, new_object<T>& out) {
+  emplace_read<T>(src, [&](auto&&... a) -> T& { return out.value.emplace(std::forward<decltype(a)>(a)...); });
+}
+template <class Target>
+struct value_type_of {
+  using type = Target;
+};
+template <class T>
+struct value_type_of<new_object<T>> {
+  using type = T;
+};
+
+/// What read_all returns: the code and offset, and for values that may run hooks (may_hold_pointers
+/// counts every class with a hook) the message of the exception a hook threw, when the caller
+/// keeps it (try_from_bytes).
+template <class T>
+struct read_outcome : read_status {
+#if BIFRONS_ERROR_PATHS
+  std::string path, type;  // where the read failed
+#endif
+};
+template <class T>
+  requires(may_hold_pointers<T>())
+struct read_outcome<T> : read_status {
+  std::string hook_message;
+#if BIFRONS_ERROR_PATHS
+  std::string path, type;
+#endif
+};
+
+/// Reads into `out` (a T, or a new_object<T>) and handles what user code throws: see read_all.
+template <bool KeepHookMessage, class Target, class Outcome>
+void read_catching([[maybe_unused]] source& src, Target& out, [[maybe_unused]] Outcome& outcome) {
+#if BIFRONS_HAS_EXCEPTIONS
+  try {
+    if constexpr (!std::is_same_v<Target, typename value_type_of<Target>::type>)
+      read_new(src, out);
+    else
+      codec<Target>::read(src, out);
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const error&) {
+    throw;
+  } catch (...) {
+    // An exception after an error the read had found already is a consequence of it (a hook
+    // refusing the defaults of fields that were never read): that error is reported.
+    if (!src.failed() || src.error() == errc::user_error) {
+      if (!src.failed()) src.fail(errc::user_error);
+      if constexpr (!KeepHookMessage)
+        throw;
+      else
+        outcome.hook_message = current_exception_message();
+    }
+  }
+#else
+  if constexpr (!std::is_same_v<Target, typename value_type_of<Target>::type>)
+    read_new(src, out);
+  else
+    codec<Target>::read(src, out);
+#endif
+}
+
+/// Reads one top-level T into `out`, an existing object or a new_object<T> that creation.hpp
+/// makes; the input must hold exactly that value.
+///
+/// Values that may run user code (hooks; may_hold_pointers counts every class with a hook) catch
+/// what it throws here, where the source is still at hand: an exception that follows an error
+/// the read had already found is a consequence of it (a hook refusing the defaults of fields
+/// that were never read), so that error is reported; any other one fails the read with
+/// user_error at the struct whose hook threw, and goes on to the caller (from_bytes), or has its
+/// message kept in the outcome (KeepHookMessage: try_from_bytes). std::bad_alloc and
+/// bifrons::error go on unchanged.
+//
 // Flattened: with every codec inlined into one function, the cursor is a local whose address
 // never escapes, so it can live in registers instead of being reloaded after each store into
 // the object being read (stores through char* may alias anything).
-template <class T>
-BIFRONS_FLATTEN read_status read_all(std::span<const std::byte> in, T& out, const read_options& options,
-                                     object_state state) {
+//
+// (The choice to keep a hook's message is a template argument: a parameter of its own, even an
+// empty one, cost the flattened read of values without hooks a hundred instructions at -O2.)
+template <class Target, bool KeepHookMessage = false, class T = typename value_type_of<Target>::type>
+BIFRONS_FLATTEN read_outcome<T> read_all(std::span<const std::byte> in, Target& out, const read_options& options,
+                                         object_state state) {
+  read_outcome<T> outcome{};
   source src(in.data(), in.size(), options);
   [[maybe_unused]] std::conditional_t<may_hold_pointers<T>(), object_table_owner, no_object_table> objects(src);
   src.track_objects(may_hold_identity<T>());
   src.fresh = state == object_state::fresh;
-  codec<T>::read(src, out);
+  [[maybe_unused]] auto path = root_path<T>(src);
+  if constexpr (may_hold_pointers<T>())
+    read_catching<KeepHookMessage>(src, out, outcome);
+  else if constexpr (std::is_same_v<Target, T>)
+    codec<T>::read(src, out);
+  else
+    read_new(src, out);
   if (!src.failed() && !src.at_limit()) src.fail(errc::trailing_bytes);
   if constexpr (may_hold_pointers<T>()) src.end_value();
-  return {src.error(), src.error_bytes_missing(), src.error_offset()};
+  outcome.code = src.error();
+  outcome.bytes_missing = src.error_bytes_missing();
+  outcome.offset = src.error_offset();
+#if BIFRONS_ERROR_PATHS
+  outcome.path = std::move(src.failure_path);
+  outcome.type = std::move(src.failure_type);
+#endif
+  return outcome;
 }
 
-/// read_all, with the allocator's std::bad_alloc turned into errc::out_of_memory; exceptions
-/// from user hooks pass through. Counts are checked against the budget and against each
-/// container's max_size() before anything is allocated, so running out of memory is the one
-/// way a library allocation can still fail. Its offset is 0: tracking where the allocator gave
-/// up would keep the read cursor in memory on the hot path. (A plain function: GCC did not
-/// optimize a lambda wrapped in the try as well.)
-template <class T>
-BIFRONS_INLINE read_status read_all_or_out_of_memory(std::span<const std::byte> in, T& out, const read_options& options,
-                                                     object_state state) {
+/// read_all, with the allocator's std::bad_alloc turned into
+/// errc::out_of_memory; exceptions from user hooks pass through. Counts are checked against the
+/// budget and against each container's max_size() before anything is allocated, so running out
+/// of memory is the one way a library allocation can still fail. Its offset is 0: tracking where
+/// the allocator gave up would keep the read cursor in memory on the hot path. (A plain
+/// function: GCC did not optimize a lambda wrapped in the try as well.)
+template <class Target, class T = typename value_type_of<Target>::type>
+BIFRONS_INLINE read_outcome<T> read_all_or_out_of_memory(std::span<const std::byte> in, Target& out,
+                                                         const read_options& options, object_state state) {
 #if BIFRONS_HAS_EXCEPTIONS
   try {
     return read_all(in, out, options, state);
   } catch (const std::bad_alloc&) {
-    return {errc::out_of_memory, 0, 0};
+    read_outcome<T> outcome{};
+    outcome.code = errc::out_of_memory;
+    return outcome;
   }
 #else
   return read_all(in, out, options, state);
@@ -189,11 +310,26 @@ read_status compare_with_encoding(std::span<const std::byte> in, const T& value)
 /// A read with read_options::canonical_only: read_all, then the comparison with the value's
 /// encoding. Out of line, and chosen before the read starts, so that reads without it pay one test
 /// of the flag.
-template <class T>
-BIFRONS_COLD read_status read_canonical(std::span<const std::byte> in, T& out, const read_options& options,
-                                        object_state state) {
-  const read_status status = read_all_or_out_of_memory(in, out, options, state);
-  return status.code == errc::ok ? compare_with_encoding(in, out) : status;
+template <bool KeepHookMessage = false, class Target, class T = typename value_type_of<Target>::type>
+BIFRONS_COLD read_outcome<T> read_canonical(std::span<const std::byte> in, Target& out, const read_options& options,
+                                            object_state state) {
+  read_outcome<T> outcome{};
+#if BIFRONS_HAS_EXCEPTIONS
+  try {
+    outcome = read_all<Target, KeepHookMessage>(in, out, options, state);
+  } catch (const std::bad_alloc&) {
+    outcome.code = errc::out_of_memory;
+    return outcome;
+  }
+#else
+  outcome = read_all<Target, KeepHookMessage>(in, out, options, state);
+#endif
+  if (outcome.code != errc::ok) return outcome;
+  if constexpr (std::is_same_v<Target, T>)
+    static_cast<read_status&>(outcome) = compare_with_encoding(in, out);
+  else
+    static_cast<read_status&>(outcome) = compare_with_encoding(in, *out.value);
+  return outcome;
 }
 
 /// Runs f, turning exceptions from user code and allocators into error codes.
@@ -212,6 +348,59 @@ read_status guarded(F&& f) noexcept {
   }
 #else
   return f();
+#endif
+}
+
+/// The details of a failure for a result: the message of a hook's exception (none if there is
+/// no memory left to hold them).
+inline std::shared_ptr<const failure_details> make_details(const std::string& message, const std::string& path = {},
+                                                           const std::string& type = {}) noexcept {
+  if (message.empty() && path.empty() && type.empty()) return nullptr;
+#if BIFRONS_HAS_EXCEPTIONS
+  try {
+    return std::make_shared<const failure_details>(failure_details{message, path, type});
+  } catch (...) {
+    return nullptr;
+  }
+#else
+  return std::make_shared<const failure_details>(failure_details{message, path, type});
+#endif
+}
+template <class T>
+std::shared_ptr<const failure_details> details_of(const read_outcome<T>& outcome) noexcept {
+  std::string none;
+  const std::string& message = [&]() -> const std::string& {
+    if constexpr (requires { outcome.hook_message; })
+      return outcome.hook_message;
+    else
+      return none;
+  }();
+#if BIFRONS_ERROR_PATHS
+  return make_details(message, outcome.path, outcome.type);
+#else
+  return make_details(message);
+#endif
+}
+/// Throws the error a failed read_all reports (with where it failed, under BIFRONS_ERROR_PATHS).
+template <class T>
+[[noreturn]] void raise(const read_outcome<T>& outcome) {
+#if BIFRONS_ERROR_PATHS
+  raise(outcome.code, outcome.offset, outcome.bytes_missing, details_of(outcome));
+#else
+  raise(outcome.code, outcome.offset, outcome.bytes_missing);
+#endif
+}
+
+/// Inside a handler: the details of the exception being handled.
+inline std::shared_ptr<const failure_details> hook_exception_details() noexcept {
+#if BIFRONS_HAS_EXCEPTIONS
+  try {
+    return make_details(current_exception_message());
+  } catch (...) {
+    return nullptr;
+  }
+#else
+  return nullptr;
 #endif
 }
 
@@ -301,7 +490,8 @@ fixed_write write_into(const T& value, std::span<std::byte> buffer) {
 /// If it does not fit, returns an error with code buffer_too_small (offset: the size needed)
 /// and writes nothing. Bytes of buffer past the returned size may be overwritten: a message is
 /// written in one pass when its cheap size bound fits, and then moved back into place.
-/// An exception from a user save hook becomes errc::user_error (offset 0), as in try_from_bytes.
+/// An exception from a user save hook becomes errc::user_error (offset 0), with its message in
+/// result::message().
 template <class T>
 [[nodiscard]] result<std::size_t> try_to_bytes(const T& value, std::span<std::byte> buffer) noexcept {
   detail::fixed_write w{};
@@ -309,7 +499,7 @@ template <class T>
   try {
     w = detail::write_into(value, buffer);
   } catch (...) {
-    return {errc::user_error, 0};
+    return {errc::user_error, 0, detail::hook_exception_details()};
   }
 #else
   w = detail::write_into(value, buffer);
@@ -335,10 +525,14 @@ std::size_t to_bytes(const T& value, std::span<std::byte> buffer) {
 
 /// Reads a T from bytes, which must hold exactly one value. Throws bifrons::error on failure,
 /// also when the allocator runs out of memory (errc::out_of_memory); an exception thrown by a
-/// user hook or constructor passes through as it is.
-/// Fields that the data lacks (written by an older version) keep their default values. With
-/// options.canonical_only, bytes other than the value's own encoding fail with non_canonical.
+/// user hook or constructor passes through as it is (unless the read had failed before it: then
+/// bifrons::error for that failure). Fields that the data lacks (written by an older version)
+/// keep their default values. With options.canonical_only, bytes other than the value's own
+/// encoding fail with non_canonical. A T without a public default constructor is made as
+/// docs/api.md says (load_and_construct, a private constructor for bifrons::access, ...), and
+/// must be movable.
 template <class T, detail::byte_input Bytes>
+  requires detail::default_created<T>
 [[nodiscard]] T from_bytes(const Bytes& bytes, const read_options& options = {}) {
   T value{};
   const auto status =
@@ -346,8 +540,20 @@ template <class T, detail::byte_input Bytes>
           ? detail::read_canonical(detail::input_bytes(bytes), value, options, detail::object_state::fresh)
           : detail::read_all_or_out_of_memory(detail::input_bytes(bytes), value, options, detail::object_state::fresh);
   if (status.code != errc::ok) [[unlikely]]
-    detail::raise(status.code, status.offset, status.bytes_missing);
+    detail::raise(status);
   return value;
+}
+template <class T, detail::byte_input Bytes>
+  requires(!detail::default_created<T>)
+[[nodiscard]] T from_bytes(const Bytes& bytes, const read_options& options = {}) {
+  detail::new_object<T> made;
+  const auto status =
+      options.canonical_only
+          ? detail::read_canonical(detail::input_bytes(bytes), made, options, detail::object_state::fresh)
+          : detail::read_all_or_out_of_memory(detail::input_bytes(bytes), made, options, detail::object_state::fresh);
+  if (status.code != errc::ok) [[unlikely]]
+    detail::raise(status);
+  return std::move(*made.value);
 }
 
 /// Reads into an existing object, reusing its storage. The result equals from_bytes<T>(bytes).
@@ -359,21 +565,51 @@ void from_bytes(const Bytes& bytes, T& out, const read_options& options = {}) {
           ? detail::read_canonical(detail::input_bytes(bytes), out, options, detail::object_state::reused)
           : detail::read_all_or_out_of_memory(detail::input_bytes(bytes), out, options, detail::object_state::reused);
   if (status.code != errc::ok) [[unlikely]]
-    detail::raise(status.code, status.offset, status.bytes_missing);
+    detail::raise(status);
 }
 
 /// Non-throwing from_bytes: the value, or the error code and offset. Works with -fno-exceptions.
-/// An exception from a user hook becomes errc::user_error, std::bad_alloc errc::out_of_memory.
+/// An exception from a user hook becomes errc::user_error at the struct whose hook threw, with
+/// its message in result::message(); std::bad_alloc becomes errc::out_of_memory.
 template <class T, detail::byte_input Bytes>
 [[nodiscard]] result<T> try_from_bytes(const Bytes& bytes, const read_options& options = {}) noexcept {
-  T value{};
-  const auto status = detail::guarded([&] {
-    if (options.canonical_only) [[unlikely]]
-      return detail::read_canonical(detail::input_bytes(bytes), value, options, detail::object_state::fresh);
-    return detail::read_all(detail::input_bytes(bytes), value, options, detail::object_state::fresh);
-  });
-  if (status.code != errc::ok) return {status.code, status.offset, status.bytes_missing};
-  return result<T>(std::move(value));
+  using detail::object_state;
+  const auto in = detail::input_bytes(bytes);
+  if constexpr (detail::default_created<T> && !detail::may_hold_pointers<T>() && !BIFRONS_ERROR_PATHS) {
+    T value{};
+    const auto status = detail::guarded([&]() -> detail::read_status {
+      if (options.canonical_only) [[unlikely]]
+        return detail::read_canonical(in, value, options, object_state::fresh);
+      return detail::read_all(in, value, options, object_state::fresh);
+    });
+    if (status.code != errc::ok) return {status.code, status.offset, status.bytes_missing};
+    return result<T>(std::move(value));
+  } else {
+    // Types that may hold pointers keep a hook's message (read_all<.., true>), and so do reads
+    // that report where they failed.
+    detail::read_outcome<T> outcome{};
+    auto read_into = [&](auto& target) {
+      return detail::guarded([&] {
+        outcome = options.canonical_only ? detail::read_canonical<true>(in, target, options, object_state::fresh)
+                                         : detail::read_all<std::remove_reference_t<decltype(target)>, true>(
+                                               in, target, options, object_state::fresh);
+        return static_cast<const detail::read_status&>(outcome);
+      });
+    };
+    if constexpr (detail::default_created<T>) {
+      T value{};
+      const auto status = read_into(value);
+      if (status.code != errc::ok)
+        return {status.code, status.offset, status.bytes_missing, detail::details_of(outcome)};
+      return result<T>(std::move(value));
+    } else {
+      detail::new_object<T> made;
+      const auto status = read_into(made);
+      if (status.code != errc::ok)
+        return {status.code, status.offset, status.bytes_missing, detail::details_of(outcome)};
+      return result<T>(std::move(*made.value));
+    }
+  }
 }
 
 }  // namespace bifrons

@@ -5,10 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -44,6 +46,7 @@ enum class errc : std::uint8_t {
   unregistered_type = 23,     ///< write: a polymorphic object's type is unregistered or unrelated to the pointer
   not_bifrons = 24,           ///< a framed read: no frame magic, or a format version this library does not know
   type_mismatch = 25,         ///< a framed read: the frame names another type
+  newer_version = 26,         ///< a class that refuses newer data (bifrons_refuse_newer) met a version above its own
   non_canonical = 28,         ///< read_options::canonical_only: not the bytes a writer produces for the value
 };
 
@@ -76,6 +79,7 @@ constexpr const char* describe(errc e) noexcept {
     case errc::unregistered_type: return "dynamic type not registered (or not as derived from the pointer's type)";
     case errc::not_bifrons: return "not bifrons data (no frame, or an unknown format version)";
     case errc::type_mismatch: return "the frame names another type";
+    case errc::newer_version: return "class version newer than the reader's";
     case errc::non_canonical: return "not the canonical encoding of the value read";
   }
   return "unknown error";
@@ -87,46 +91,79 @@ constexpr bool found_at_write(errc e) noexcept {
          e == errc::unregistered_type;
 }
 
+namespace detail {
+/// What a failure can tell besides its code and offset (shared by error and result, and only
+/// allocated when there is something to tell).
+struct failure_details {
+  std::string hook_message;  ///< what() of the exception a user hook threw (errc::user_error)
+  std::string path;          ///< where in the value the read failed (BIFRONS_ERROR_PATHS)
+  std::string type;          ///< the C++ type being read there (BIFRONS_ERROR_PATHS)
+};
+
+/// "bifrons: <description> at byte <offset>[ (at least <n> more bytes needed)][ in <path>
+/// (<type>)][: <hook message>]".
+inline std::string failure_text(errc code, std::size_t offset, std::size_t bytes_missing,
+                                const failure_details* details) {
+  std::string text = std::string("bifrons: ") + describe(code);
+  if (found_at_write(code)) {
+    text += " (found when writing)";
+  } else {
+    text += " at byte " + std::to_string(offset);
+    if (bytes_missing != 0)
+      text += " (at least " + std::to_string(bytes_missing) +
+              (bytes_missing == 1 ? " more byte needed)" : " more bytes needed)");
+  }
+  if (details != nullptr) {
+    if (!details->path.empty()) text += " in " + details->path;
+    if (!details->type.empty()) text += " (" + details->type + ")";
+    if (!details->hook_message.empty()) text += ": " + details->hook_message;
+  }
+  return text;
+}
+}  // namespace detail
+
 /// Thrown by the throwing API. `offset()` is the byte of the input where reading failed
 /// (for writes: the size the value needs); for unexpected_end, the first byte that is not
 /// there: where the input, or the enclosing struct's body, ends. `bytes_missing()` is, for
 /// unexpected_end and count_exceeds_input, at least how many more bytes the value that ran out
-/// needed (0 for other errors).
+/// needed (0 for other errors). what() says it all in one line, with the message of the
+/// exception a hook threw and, in programs built with BIFRONS_ERROR_PATHS, where in the value
+/// the read failed (path() and type_name()).
 class error : public std::runtime_error {
  public:
-  error(errc code, std::size_t offset, std::size_t bytes_missing = 0)
-      : std::runtime_error(message(code, offset, bytes_missing)),
+  error(errc code, std::size_t offset, std::size_t bytes_missing = 0,
+        std::shared_ptr<const detail::failure_details> details = nullptr)
+      : std::runtime_error(detail::failure_text(code, offset, bytes_missing, details.get())),
         code_(code),
         offset_(offset),
-        bytes_missing_(bytes_missing) {}
+        bytes_missing_(bytes_missing),
+        details_(std::move(details)) {}
   [[nodiscard]] errc code() const noexcept { return code_; }
   [[nodiscard]] std::size_t offset() const noexcept { return offset_; }
   [[nodiscard]] std::size_t bytes_missing() const noexcept { return bytes_missing_; }
+  /// Where in the value the read failed, such as `Save.inventory.items[3].count`; empty unless
+  /// the program is built with BIFRONS_ERROR_PATHS.
+  [[nodiscard]] std::string_view path() const noexcept { return details_ ? details_->path : std::string_view(); }
+  /// The C++ type being read there; empty unless built with BIFRONS_ERROR_PATHS.
+  [[nodiscard]] std::string_view type_name() const noexcept { return details_ ? details_->type : std::string_view(); }
 
  private:
-  static std::string message(errc code, std::size_t offset, std::size_t bytes_missing) {
-    std::string m = std::string("bifrons: ") + describe(code);
-    if (found_at_write(code)) return m + " (found when writing)";
-    m += " at byte " + std::to_string(offset);
-    if (bytes_missing != 0)
-      m += " (at least " + std::to_string(bytes_missing) +
-           (bytes_missing == 1 ? " more byte needed)" : " more bytes needed)");
-    return m;
-  }
-
   errc code_;
   std::size_t offset_;
   std::size_t bytes_missing_;
+  std::shared_ptr<const detail::failure_details> details_;
 };
 
 namespace detail {
-[[noreturn]] inline void raise(errc code, std::size_t offset, std::size_t bytes_missing = 0) {
+[[noreturn]] inline void raise(errc code, std::size_t offset, std::size_t bytes_missing = 0,
+                               std::shared_ptr<const failure_details> details = nullptr) {
 #if BIFRONS_HAS_EXCEPTIONS
-  throw error(code, offset, bytes_missing);
+  throw error(code, offset, bytes_missing, std::move(details));
 #else
   (void)code;
   (void)offset;
   (void)bytes_missing;
+  (void)details;
   std::abort();
 #endif
 }
@@ -139,8 +176,9 @@ template <class T>
 class result {
  public:
   result(T value) noexcept(std::is_nothrow_move_constructible_v<T>) : value_(std::move(value)) {}
-  result(errc code, std::size_t offset, std::size_t bytes_missing = 0) noexcept
-      : code_(code), bytes_missing_(saturate(bytes_missing)), offset_(offset) {}
+  result(errc code, std::size_t offset, std::size_t bytes_missing = 0,
+         std::shared_ptr<const detail::failure_details> details = nullptr) noexcept
+      : code_(code), bytes_missing_(saturate(bytes_missing)), offset_(offset), details_(std::move(details)) {}
 
   [[nodiscard]] bool has_value() const noexcept { return value_.has_value(); }
   explicit operator bool() const noexcept { return has_value(); }
@@ -149,17 +187,26 @@ class result {
   /// As error::bytes_missing(): for unexpected_end and count_exceeds_input, at least how many more
   /// bytes the value that ran out needed; 0 otherwise.
   [[nodiscard]] std::size_t bytes_missing() const noexcept { return bytes_missing_; }
+  /// The whole story in one line, as bifrons::error's what(): the code's description, the
+  /// offset, and the message of the exception a user hook threw (errc::user_error) or, with
+  /// BIFRONS_ERROR_PATHS, the path and type. Empty when there is a value.
+  [[nodiscard]] std::string message() const {
+    return has_value() ? std::string() : detail::failure_text(code_, offset_, bytes_missing_, details_.get());
+  }
+  /// See error::path() and error::type_name().
+  [[nodiscard]] std::string_view path() const noexcept { return details_ ? details_->path : std::string_view(); }
+  [[nodiscard]] std::string_view type_name() const noexcept { return details_ ? details_->type : std::string_view(); }
 
   T& value() & {
-    if (!value_) detail::raise(code_, offset_, bytes_missing_);
+    if (!value_) detail::raise(code_, offset_, bytes_missing_, details_);
     return *value_;
   }
   const T& value() const& {
-    if (!value_) detail::raise(code_, offset_, bytes_missing_);
+    if (!value_) detail::raise(code_, offset_, bytes_missing_, details_);
     return *value_;
   }
   T&& value() && {
-    if (!value_) detail::raise(code_, offset_, bytes_missing_);
+    if (!value_) detail::raise(code_, offset_, bytes_missing_, details_);
     return std::move(*value_);
   }
   T& operator*() & noexcept { return *value_; }
@@ -177,6 +224,7 @@ class result {
   errc code_ = errc::ok;
   std::uint32_t bytes_missing_ = 0;
   std::size_t offset_ = 0;
+  std::shared_ptr<const detail::failure_details> details_;
 };
 
 }  // namespace bifrons

@@ -11,6 +11,7 @@
 #include <concepts>
 #include <cstddef>
 #include <iterator>
+#include <optional>
 #include <ranges>
 #include <tuple>
 #include <type_traits>
@@ -18,6 +19,7 @@
 
 #include "detail/containers.hpp"
 #include "detail/registry.hpp"
+#include "detail/creation.hpp"
 #include "detail/scalars.hpp"
 #include "detail/struct_codec.hpp"
 
@@ -39,6 +41,8 @@ struct codec<deprecated<T>> {
   // T{} (which holds every field): a reader of T sees every field missing, so it gets T's
   // defaults all the same, for one byte.
   static constexpr bool empty_envelope = std::is_base_of_v<detail::struct_codec<T>, codec<T>>;
+  // A minimal type writes the default of its value (it may have no default of its own).
+  using written = std::conditional_t<detail::has_save_minimal<T>, detail::minimal_value<T>, T>;
   static constexpr std::size_t min_size = detail::min_size_of<T>;
   static std::size_t size(const deprecated<T>&) {
     if constexpr (empty_envelope) {
@@ -48,7 +52,7 @@ struct codec<deprecated<T>> {
       }
       return 1;
     } else {
-      return codec<T>::size(T{});
+      return codec<written>::size(written{});
     }
   }
   static std::byte* write(std::byte* out, const deprecated<T>&) {
@@ -56,17 +60,31 @@ struct codec<deprecated<T>> {
       *out = std::byte{0};
       return out + 1;
     } else {
-      return codec<T>::write(out, T{});
+      return codec<written>::write(out, written{});
     }
   }
   static void read(detail::source& in, deprecated<T>&) {
-    T discarded{};
+    if constexpr (detail::default_created<T>) {
+      T discarded{};
+      read_discarded(in, [&] { codec<T>::read(in, discarded); });
+    } else {
+      std::optional<T> discarded;
+      read_discarded(in, [&] {
+        detail::emplace_read<T>(in,
+                                [&](auto&&... a) -> T& { return discarded.emplace(std::forward<decltype(a)>(a)...); });
+      });
+    }
+  }
+
+ private:
+  template <class Read>
+  static void read_discarded(detail::source& in, Read&& read) {
     if constexpr (detail::may_hold_pointers<T>()) {
       // Nothing may refer to the objects of a value that is thrown away.
       detail::temporary_objects objects(in);
-      codec<T>::read(in, discarded);
+      read();
     } else {
-      codec<T>::read(in, discarded);
+      read();
     }
   }
 };
@@ -100,29 +118,44 @@ constexpr auto base(Derived& derived) noexcept {
 template <class Base, class Derived>
 struct codec<base_ref<Base, Derived>> {
   using B = std::remove_const_t<Base>;
-  using base_codec = detail::struct_codec<B>;
+  // A user class is a nested envelope; a standard type (`struct Path : std::string`) is written as
+  // itself, with its own encoding.
+  static constexpr bool envelope = detail::record<B> || detail::struct_envelope<B>;
   static constexpr bool is_virtual = detail::virtual_base_of<B, Derived>;
-  static constexpr std::size_t min_size = is_virtual ? 0 : 1;  // a virtual base met before takes no bytes
+  // A virtual base met before takes no bytes.
+  static constexpr std::size_t min_size = !envelope ? detail::min_size_of<B> : is_virtual ? 0 : 1;
 
   static std::size_t size(const base_ref<Base, Derived>& b) {
-    register_relation();
-    if constexpr (is_virtual) {
-      if (!first_time(detail::session(), b.object)) return 0;
+    if constexpr (!envelope) {
+      return codec<B>::size(b.object);
+    } else {
+      register_relation();
+      if constexpr (is_virtual) {
+        if (!first_time(detail::session(), b.object)) return 0;
+      }
+      return detail::struct_codec<B>::size_subobject(b.object);
     }
-    return base_codec::size_subobject(b.object);
   }
   static std::byte* write(std::byte* out, const base_ref<Base, Derived>& b) {
-    if constexpr (is_virtual) {
-      if (!first_time(detail::session(), b.object)) return out;
+    if constexpr (!envelope) {
+      return codec<B>::write(out, b.object);
+    } else {
+      if constexpr (is_virtual) {
+        if (!first_time(detail::session(), b.object)) return out;
+      }
+      return detail::struct_codec<B>::write_subobject(out, b.object);
     }
-    return base_codec::write_subobject(out, b.object);
   }
   static void read(detail::source& in, base_ref<Base, Derived>& b) {
-    register_relation();
-    if constexpr (is_virtual) {
-      if (!first_time(in.objects(), b.object)) return;
+    if constexpr (!envelope) {
+      codec<B>::read(in, b.object);
+    } else {
+      register_relation();
+      if constexpr (is_virtual) {
+        if (!first_time(in.objects(), b.object)) return;
+      }
+      detail::struct_codec<B>::read_subobject(in, b.object);
     }
-    base_codec::read_subobject(in, b.object);
   }
 
  private:

@@ -91,6 +91,16 @@ class reader {
     return *this;
   }
 
+  /// Reads a new T, for types that bifrons creates itself (a class with load_and_construct, a
+  /// private default constructor, a const T: see docs/api.md). Throws as operator(); under
+  /// -fno-exceptions a failed read returns what it could make of the value: check ok().
+  template <class T>
+  [[nodiscard]] T read() {
+    detail::new_object<T> made;
+    read_one<T>(made, [&] { detail::read_new(src_, made); });
+    return std::move(*made.value);
+  }
+
   [[nodiscard]] bool ok() const noexcept { return !src_.failed(); }
   [[nodiscard]] errc error() const noexcept { return src_.error(); }
   /// The byte where the first failure happened, or the current position.
@@ -120,6 +130,14 @@ class reader {
 
   template <class T>
   void read_one(T& value) {
+    read_one<T>(value, [&] { codec<T>::read(src_, value); });
+  }
+
+  /// Reads one top-level value with `read`; T is its type (value: a T or a new_object<T>). An
+  /// exception from a hook passes through, unless the read had failed before it (the hook then
+  /// refused what a failed field left): that failure is thrown instead.
+  template <class T, class Value, class Read>
+  void read_one(Value& value, Read&& read) {
     // After a failure (also a stream error found by the constructor) every read throws again
     // rather than silently leaving value alone.
     if (!src_.failed()) {
@@ -133,24 +151,46 @@ class reader {
         }
       } end{src_};
       const std::byte* start = src_.position();
+      [[maybe_unused]] auto path = detail::root_path<T>(src_);
 #if BIFRONS_HAS_EXCEPTIONS
       try {
-        codec<T>::read(src_, value);
+        read();
       } catch (const std::bad_alloc&) {
         src_.fail_at(errc::out_of_memory, src_.begin());  // offset 0, as from_bytes reports it
+      } catch (const bifrons::error&) {
+        throw;
+      } catch (...) {
+        if (!src_.failed() || src_.error() == errc::user_error) {
+          if (!src_.failed()) src_.fail(errc::user_error);
+          throw;
+        }
       }
 #else
-      codec<T>::read(src_, value);
+      read();
 #endif
       if (canonical_only_ && !src_.failed()) {
         // Strict reading: the bytes of this value are exactly its encoding.
         const std::span<const std::byte> read(start, src_.position());
-        if (const detail::read_status s = detail::compare_with_encoding(read, value); s.code != errc::ok)
+        const T* read_value = nullptr;
+        if constexpr (std::is_same_v<Value, T>)
+          read_value = &value;
+        else
+          read_value = &*value.value;
+        if (const detail::read_status s = detail::compare_with_encoding(read, *read_value); s.code != errc::ok)
           src_.fail_at(s.code, s.code == errc::non_canonical ? start + s.offset : src_.begin());
       }
     }
 #if BIFRONS_HAS_EXCEPTIONS
-    if (src_.failed()) detail::raise(src_.error(), src_.error_offset(), src_.error_bytes_missing());
+    if (src_.failed()) raise_failure();
+#endif
+  }
+
+  [[noreturn]] void raise_failure() const {
+#if BIFRONS_ERROR_PATHS
+    detail::raise(src_.error(), src_.error_offset(), src_.error_bytes_missing(),
+                  detail::make_details({}, src_.failure_path, src_.failure_type));
+#else
+    detail::raise(src_.error(), src_.error_offset(), src_.error_bytes_missing());
 #endif
   }
 

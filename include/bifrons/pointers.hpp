@@ -41,6 +41,10 @@ constexpr owning_ref<T> owning(T* const& pointer) noexcept {
 
 namespace detail {
 template <class T>
+inline constexpr bool pointee_supported = !std::is_void_v<T> && !std::is_function_v<T> &&
+                                          !std::is_same_v<std::remove_cv_t<T>, char>;
+
+template <class T>
 constexpr void check_pointee() {
   static_assert(!std::is_void_v<T> && !std::is_function_v<T>,
                 "bifrons: a pointer to void or to a function cannot be serialized: point to an object type");
@@ -49,35 +53,47 @@ constexpr void check_pointee() {
 }
 }  // namespace detail
 
+// A refused pointee is refused once, in the class (the functions then do nothing, so that the
+// refusal is the only error).
 template <class T>
 struct codec<owning_ref<T>> {
+  static_assert((detail::check_pointee<T>(), true));
   static_assert(!std::is_polymorphic_v<T> || std::has_virtual_destructor_v<T>,
                 "bifrons: an owning T* of a polymorphic T without a virtual destructor: reading may create an "
                 "object of a derived class, which would be deleted as a T. Declare `virtual ~T()`.");
+  static constexpr bool ok = detail::pointee_supported<T>;
   static constexpr std::size_t min_size = 1;
   static std::size_t size(const owning_ref<T>& r) {
-    detail::check_pointee<T>();
-    return detail::unique_size<std::remove_cv_t<T>, true>(r.pointer);
+    if constexpr (ok) return detail::unique_size<std::remove_cv_t<T>, true>(r.pointer);
+    return 0;
   }
   static std::byte* write(std::byte* out, const owning_ref<T>& r) {
-    return detail::unique_write<std::remove_cv_t<T>>(out, r.pointer);
+    if constexpr (ok) return detail::unique_write<std::remove_cv_t<T>>(out, r.pointer);
+    return out;
   }
   static void read(detail::source& in, owning_ref<T>& r) {
     static_assert(!std::is_const_v<T>, "bifrons: an owning pointer to const cannot be read into: use T*");
-    detail::owning_read(in, r.pointer);
+    if constexpr (ok && !std::is_const_v<T>) detail::owning_read(in, r.pointer);
   }
 };
 
 /// A non-owning raw pointer: null or a reference to an object written before it.
 template <class T>
 struct codec<T*> {
+  static_assert((detail::check_pointee<T>(), true));
+  static constexpr bool ok = detail::pointee_supported<T>;
   static constexpr std::size_t min_size = 1;
   static std::size_t size(T* const& p) {
-    detail::check_pointee<T>();
-    return detail::observer_size<std::remove_cv_t<T>>(p);
+    if constexpr (ok) return detail::observer_size<std::remove_cv_t<T>>(p);
+    return 0;
   }
-  static std::byte* write(std::byte* out, T* const& p) { return detail::replayed_write<std::remove_cv_t<T>>(out, p); }
-  static void read(detail::source& in, T*& p) { detail::observer_read(in, p, true); }
+  static std::byte* write(std::byte* out, T* const& p) {
+    if constexpr (ok) return detail::replayed_write<std::remove_cv_t<T>>(out, p);
+    return out;
+  }
+  static void read(detail::source& in, T*& p) {
+    if constexpr (ok) detail::observer_read(in, p, true);
+  }
 };
 
 }  // namespace bifrons

@@ -44,9 +44,14 @@ const polymorphic_ops& polymorphic_ops_of() {
       [](const void* object) { return codec<T>::size(*static_cast<const T*>(object)); },
       [](std::byte* out, const void* object) { return codec<T>::write(out, *static_cast<const T*>(object)); },
       [](source& in, void* object) { codec<T>::read(in, *static_cast<T*>(object)); },
-      []() -> void* { return new T(); },
+      []() -> void* { return access::make_new<T>(); },
       [](void* object) noexcept { delete static_cast<T*>(object); },
-      []() -> std::shared_ptr<void> { return std::make_shared<T>(); },
+      []() -> std::shared_ptr<void> {
+        if constexpr (std::default_initializable<T>)
+          return std::make_shared<T>();
+        else
+          return std::shared_ptr<T>(access::make_new<T>());  // a constructor private to bifrons::access
+      },
   };
   return ops;
 }
@@ -63,8 +68,10 @@ class registration {
   static_assert(!std::is_abstract_v<T>,
                 "bifrons: an abstract class cannot be registered: no object has it as its dynamic type. "
                 "Register the concrete classes derived from it");
-  static_assert(std::is_abstract_v<T> || std::is_default_constructible_v<T>,
-                "bifrons: a registered class needs a default constructor: reading creates its objects");
+  static_assert(std::is_abstract_v<T> || access::default_constructible<T>,
+                "bifrons: a registered class needs a default constructor (public, or private with "
+                "`friend bifrons::access;`): reading creates its objects. load_and_construct is not used for "
+                "polymorphic objects");
   static_assert(!std::is_polymorphic_v<T> || detail::struct_envelope<T>,
                 "bifrons: a registered class is written as a struct (a class with a serialization hook)");
   static_assert((std::is_polymorphic_v<Bases> && ...),
@@ -75,10 +82,10 @@ class registration {
  public:
   explicit registration(std::string_view name) {
     // After a refusal above, nothing more to say: one error only.
-    if constexpr (std::is_polymorphic_v<T> && !std::is_abstract_v<T> && std::is_default_constructible_v<T>) add(name);
+    if constexpr (std::is_polymorphic_v<T> && !std::is_abstract_v<T> && access::default_constructible<T>) add(name);
   }
   ~registration() {
-    if constexpr (std::is_polymorphic_v<T> && !std::is_abstract_v<T> && std::is_default_constructible_v<T>) remove();
+    if constexpr (std::is_polymorphic_v<T> && !std::is_abstract_v<T> && access::default_constructible<T>) remove();
   }
   registration(const registration&) = delete;
   registration& operator=(const registration&) = delete;

@@ -10,6 +10,12 @@
 # anywhere in the output, so it does not need leading/trailing `.*`.
 # Requiring a match makes sure the file fails for the intended reason, not
 # because of a typo or a missing include.
+#
+# A refusal must also be a bifrons message first and alone (CONTRIBUTING.md):
+# the first error line must contain "bifrons:", and it must be the only error,
+# unless the second line of SOURCE says otherwise:
+#   // errors: any      (the harness's self-test, which is not a refusal)
+#   // errors: N        (at most N errors: a cascade that could not be stopped)
 
 foreach(_var CXX SOURCE INCLUDE_DIR)
   if(NOT DEFINED ${_var} OR "${${_var}}" STREQUAL "")
@@ -46,4 +52,27 @@ if(NOT _output MATCHES "${_expect}")
     "compilation failed as required, but the output above does not match\n"
     "  expect: ${_expect}\n  command: ${_cmd_str}")
 endif()
-message(STATUS "compile failed as expected (matched: ${_expect})")
+
+string(REGEX MATCH "^[^\n]*\n([^\n]*)" _unused "${_head}")
+set(_second_line "${CMAKE_MATCH_1}")
+set(_allowed 1)
+if(_second_line MATCHES "^//[ \t]*errors:[ \t]*([0-9]+|any)")
+  set(_allowed "${CMAKE_MATCH_1}")
+endif()
+# Error lines: GCC and clang both write "error:" after the location. (Semicolons would split
+# the list of matches.)
+string(REPLACE ";" "," _lines "${_output}")
+string(REGEX MATCHALL "[^\n]*error:[^\n]*" _errors "${_lines}")
+list(LENGTH _errors _count)
+if(NOT _allowed STREQUAL "any")
+  list(GET _errors 0 _first_error)
+  if(NOT _first_error MATCHES "bifrons:")
+    message("--- compiler output ---\n${_output}-----------------------")
+    message(FATAL_ERROR "the first error is not a bifrons message:\n  ${_first_error}")
+  endif()
+  if(_count GREATER _allowed)
+    message("--- compiler output ---\n${_output}-----------------------")
+    message(FATAL_ERROR "${_count} errors, where at most ${_allowed} may follow a refusal")
+  endif()
+endif()
+message(STATUS "compile failed as expected (matched: ${_expect}; ${_count} error(s))")

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -49,5 +50,17 @@ TEST(Map, ReadIntoExistingStructValues) {
   EXPECT_EQ(existing, incoming);
 }
 
+TEST(Map, KeysAndValuesWithoutDefaultConstructor) {
+  const std::map<int, Made> by_id{{1, Made(1, "a")}};
+  EXPECT_EQ(hex_of(by_id), "01 02 06 02 01 61");
+  EXPECT_TRUE(reads_as(B({0x01, 0x02, 0x06, 0x02, 0x01, 0x61}), by_id));
+  const std::map<Made, int> by_made{{Made(1, "a"), 5}};
+  EXPECT_EQ(hex_of(by_made), "01 06 02 01 61 0a");
+  EXPECT_TRUE(reads_as(B({0x01, 0x06, 0x02, 0x01, 0x61, 0x0a}), by_made));
+  const std::set<Made> set{Made(1, "a"), Made(2, "b")};
+  EXPECT_TRUE(reads_as(bifrons::to_bytes(set), set));
+  EXPECT_TRUE(fails_with<std::set<Made>>(B({0x02, 0x06, 0x02, 0x01, 0x61, 0x06, 0x02, 0x01, 0x62}), errc::duplicate_key,
+                                         5));
+}
 }  // namespace
 }  // namespace bifrons_test

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -412,5 +413,79 @@ TEST(WeakPtr, ObjectOwnedOnlyOutsideTheMessageReadsExpired) {
   EXPECT_TRUE(round_trip(w).expired());
 }
 
+// ---- objects without a default constructor, and const objects -------------------------------------------
+
+TEST(UniquePtr, ToConst) {
+  EXPECT_EQ(hex_of(std::make_unique<const int>(5)), "01 0a");
+  const auto back = round_trip(std::make_unique<const std::string>("ab"));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back, "ab");
+  // Read into a pointer that holds an object already: a const object is replaced, not read into.
+  auto existing = std::make_unique<const Point>(Point{9, "old"});
+  read_into(std::make_unique<const Point>(Point{1, ""}), existing);
+  ASSERT_TRUE(existing);
+  EXPECT_EQ(*existing, (Point{1, ""}));
+}
+
+TEST(UniquePtr, ObjectsWithoutDefaultConstructor) {
+  EXPECT_EQ(hex_of(std::make_unique<Made>(1, "a")), "01 06 02 01 61");
+  const auto back = bifrons::from_bytes<std::unique_ptr<Made>>(B({0x01, 0x06, 0x02, 0x01, 0x61}));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back, Made(1, "a"));
+  auto existing = std::make_unique<Made>(9, "old");
+  bifrons::from_bytes(B({0x01, 0x06, 0x04, 0x01, 0x62}), existing);
+  EXPECT_EQ(*existing, Made(2, "b"));
+  const auto to_const = bifrons::from_bytes<std::unique_ptr<const Made>>(B({0x01, 0x06, 0x02, 0x01, 0x61}));
+  EXPECT_EQ(*to_const, Made(1, "a"));
+  EXPECT_TRUE(fails_with<std::unique_ptr<Made>>(B({0x01, 0x06, 0x02}), errc::unexpected_end, 1));
+}
+
+TEST(SharedPtr, ObjectsWithoutDefaultConstructorKeepTheirIdentity) {
+  const auto made = std::make_shared<Made>(1, "a");
+  using Two = std::pair<std::shared_ptr<Made>, std::weak_ptr<const Made>>;
+  // The object once, then a reference to it (id 1: tag 3).
+  EXPECT_EQ(hex_of(Two{made, made}), "01 06 02 01 61 03");
+  const auto back = bifrons::from_bytes<Two>(B({0x01, 0x06, 0x02, 0x01, 0x61, 0x03}));
+  ASSERT_TRUE(back.first);
+  EXPECT_EQ(*back.first, Made(1, "a"));
+  EXPECT_EQ(back.second.lock(), back.first);
+}
+
+/// Made by load_and_construct, and it holds a weak_ptr back to itself: the weak_ptr is read
+/// while the object is being made, so its owner exists before it does.
+class Knot {
+ public:
+  Knot(std::int32_t v, std::weak_ptr<Knot> self) : value_(v), self_(std::move(self)) {}
+  std::int32_t value() const { return value_; }
+  const std::weak_ptr<Knot>& self() const { return self_; }
+  void tie(const std::shared_ptr<Knot>& me) { self_ = me; }
+  template <class Archive>
+  void save(Archive& ar) const {
+    ar(value_, self_);
+  }
+  template <class Archive>
+  static Knot load_and_construct(Archive& ar) {
+    std::int32_t v = 0;
+    std::weak_ptr<Knot> self;
+    ar(v, self);
+    return Knot(v, std::move(self));
+  }
+
+ private:
+  std::int32_t value_;
+  std::weak_ptr<Knot> self_;
+};
+
+TEST(SharedPtr, AnObjectMadeByItsHookMayBeReferredToWhileItIsMade) {
+  auto knot = std::make_shared<Knot>(7, std::weak_ptr<Knot>());
+  knot->tie(knot);
+  // tag 1, the envelope: value 0e, self: a reference to id 1 (03).
+  EXPECT_EQ(hex_of(knot), "01 04 0e 03");
+  const auto back = bifrons::from_bytes<std::shared_ptr<Knot>>(B({0x01, 0x04, 0x0e, 0x03}));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->value(), 7);
+  EXPECT_EQ(back->self().lock(), back);
+  EXPECT_EQ(back.use_count(), 1);
+}
 }  // namespace
 }  // namespace bifrons_test

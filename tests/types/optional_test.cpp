@@ -83,5 +83,27 @@ TEST(Optional, ReadIntoEngagedStructResetsStaleFields) {
   EXPECT_EQ(*existing, (Point{1, ""}));
 }
 
+TEST(Optional, OfATypeWithoutDefaultConstructor) {
+  // Made has no default constructor: its load_and_construct makes it, in the optional.
+  EXPECT_EQ(hex_of(std::optional<Made>(Made(1, "a"))), "01 06 02 01 61");
+  EXPECT_TRUE(reads_as(B({0x01, 0x06, 0x02, 0x01, 0x61}), std::optional<Made>(Made(1, "a"))));
+  std::optional<Made> existing = Made(9, "old");
+  bifrons::from_bytes(B({0x01, 0x06, 0x02, 0x01, 0x61}), existing);  // replaced by a new one
+  EXPECT_EQ(existing, Made(1, "a"));
+  bifrons::from_bytes(B({0x00}), existing);
+  EXPECT_FALSE(existing);
+  EXPECT_TRUE(fails_with<std::optional<Made>>(B({0x01, 0x06, 0x02}), errc::unexpected_end, 1));
+}
+
+TEST(Optional, OfConst) {
+  // Written as optional<T>; read by replacing the value (a const value cannot be read into).
+  EXPECT_EQ(hex_of(std::optional<const std::string>("ab")), "01 02 61 62");
+  std::optional<const std::string> existing = "old";
+  bifrons::from_bytes(B({0x01, 0x02, 0x61, 0x62}), existing);
+  ASSERT_TRUE(existing);
+  EXPECT_EQ(*existing, "ab");
+  EXPECT_TRUE(reads_as(B({0x01, 0x06, 0x02, 0x01, 0x61}), std::optional<const Made>(Made(1, "a"))));
+  EXPECT_TRUE(reads_as(B({0x01, 0x04, 0x02, 0x00}), std::optional<const Point>(Point{1, ""})));
+}
 }  // namespace
 }  // namespace bifrons_test

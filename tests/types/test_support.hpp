@@ -232,6 +232,32 @@ struct Point {
   friend bool operator==(const Point&, const Point&) = default;
 };
 
+/// A class without a default constructor, which bifrons creates with its load_and_construct
+/// (detail/creation.hpp). The same bytes as Point: Made(1, "a") is 06 02 01 61.
+class Made {
+ public:
+  Made(int id, std::string name) : id_(id), name_(std::move(name)) {}
+  int id() const { return id_; }
+  const std::string& name() const { return name_; }
+  template <class Archive>
+  void save(Archive& ar) const {
+    ar(id_, name_);
+  }
+  template <class Archive>
+  static Made load_and_construct(Archive& ar) {
+    int id = 0;
+    std::string name = "missing";
+    ar(id, name);
+    return Made(id, std::move(name));
+  }
+  friend bool operator==(const Made&, const Made&) = default;
+  friend bool operator<(const Made& a, const Made& b) { return a.id_ < b.id_; }
+
+ private:
+  int id_;
+  std::string name_;
+};
+
 /// The i-th sample value of T; distinct for small i, covering negative and large values.
 template <class T>
 T sample(std::size_t i) {

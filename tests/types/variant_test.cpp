@@ -121,5 +121,16 @@ TEST(Variant, ValuelessIsWrittenWithAnIndexReadersRefuse) {
   EXPECT_TRUE((fails_with<std::variant<int, Throws>>(bifrons::to_bytes(v), errc::invalid_value, 0)));
 }
 
+TEST(Variant, AlternativeWithoutDefaultConstructor) {
+  using V = std::variant<int, Made>;
+  EXPECT_EQ(hex_of(V(Made(1, "a"))), "01 06 02 01 61");
+  V existing = 5;  // another alternative: Made is made by its load_and_construct
+  bifrons::from_bytes(B({0x01, 0x06, 0x02, 0x01, 0x61}), existing);
+  ASSERT_EQ(existing.index(), 1u);
+  EXPECT_EQ(std::get<1>(existing), Made(1, "a"));
+  bifrons::from_bytes(B({0x01, 0x06, 0x04, 0x01, 0x62}), existing);  // the same alternative
+  EXPECT_EQ(std::get<1>(existing), Made(2, "b"));
+  EXPECT_TRUE(reads_as(B({0x01, 0x00}), V(Made(0, "missing"))));  // an empty envelope: the hook's defaults
+}
 }  // namespace
 }  // namespace bifrons_test

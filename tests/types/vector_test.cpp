@@ -2,7 +2,10 @@
 #include <bifrons/types/vector.hpp>
 
 #include <cstdint>
+#include <deque>
+#include <forward_list>
 #include <limits>
+#include <list>
 #include <string>
 #include <vector>
 
@@ -183,5 +186,29 @@ TEST(Vector, ReadOptionsLimitTheCount) {
   EXPECT_TRUE(bifrons::try_from_bytes<std::vector<std::int32_t>>(b, bifrons::read_options{.max_alloc_bytes = 40}));
 }
 
+template <class C>
+void check_sequence_of_made() {
+  const C two{Made(1, "a"), Made(2, "b")};
+  EXPECT_EQ(hex_of(two), "02 06 02 01 61 06 04 01 62");
+  EXPECT_TRUE(reads_as(B({0x02, 0x06, 0x02, 0x01, 0x61, 0x06, 0x04, 0x01, 0x62}), two));
+  // Into an existing container: shorter, longer, empty.
+  C existing{Made(7, "x"), Made(8, "y"), Made(9, "z")};
+  bifrons::from_bytes(bifrons::to_bytes(two), existing);
+  EXPECT_EQ(existing, two);
+  C shorter{Made(7, "x")};
+  bifrons::from_bytes(bifrons::to_bytes(two), shorter);
+  EXPECT_EQ(shorter, two);
+  bifrons::from_bytes(B({0x00}), shorter);
+  EXPECT_TRUE(shorter.empty());
+  // The second element is cut short.
+  EXPECT_TRUE(fails_with<C>(B({0x02, 0x06, 0x02, 0x01, 0x61, 0x06, 0x04}), errc::unexpected_end, 5));
+}
+
+TEST(Vector, ElementsWithoutDefaultConstructor) {
+  check_sequence_of_made<std::vector<Made>>();
+  check_sequence_of_made<std::deque<Made>>();
+  check_sequence_of_made<std::list<Made>>();
+  check_sequence_of_made<std::forward_list<Made>>();
+}
 }  // namespace
 }  // namespace bifrons_test

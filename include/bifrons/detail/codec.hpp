@@ -30,12 +30,18 @@
 #include <utility>
 
 #include "encoding.hpp"
+#include "paths.hpp"
 #include "source.hpp"
 
 namespace bifrons {
 
 template <class T>
 struct codec;
+
+/// The base of the archives that hooks receive. Its one role: a free hook declared in namespace
+/// bifrons is found through it by argument-dependent lookup, which is where the hooks of a type
+/// one cannot edit go (a standard type, or a third-party type whose namespace is not yours).
+struct archive_base {};
 
 namespace detail {
 
@@ -75,7 +81,7 @@ template <class...>
 inline constexpr bool always_false = false;
 
 /// Passed to user hooks during the size pass.
-class size_archive {
+class size_archive : public archive_base {
  public:
   static constexpr bool is_loading = false;
   static constexpr bool is_saving = true;
@@ -119,7 +125,7 @@ class bound_archive {
 };
 
 /// Passed to user hooks during the write pass. The buffer was sized by the size pass.
-class output_archive {
+class output_archive : public archive_base {
  public:
   static constexpr bool is_loading = false;
   static constexpr bool is_saving = true;
@@ -138,7 +144,7 @@ class output_archive {
 
 /// Passed to user hooks when reading. A field the data does not have (an older writer's
 /// struct ended before it) is left alone: it keeps its default value.
-class input_archive {
+class input_archive : public archive_base {
  public:
   static constexpr bool is_loading = true;
   static constexpr bool is_saving = false;
@@ -154,8 +160,9 @@ class input_archive {
   /// of its class: `if (count > capacity) ar.fail(bifrons::errc::invalid_value);`. The error
   /// reaches the caller like any other (with this offset); the fields after it are not read.
   /// Only input archives have it: in a serialize() hook, call it under
-  /// `if constexpr (Archive::is_loading)`.
-  void fail(errc code) noexcept { in_.fail(code); }
+  /// `if constexpr (Archive::is_loading)`. (It is const so that load_minimal, which receives a
+  /// const archive, can call it.)
+  void fail(errc code) const noexcept { in_.fail(code); }
 
   /// True once a field was missing from the data (the envelope ended before it).
   [[nodiscard]] bool missing() const noexcept { return missing_; }
@@ -166,6 +173,9 @@ class input_archive {
   // error the limit is pulled down to the cursor), so one comparison per field suffices.
   template <class T>
   BIFRONS_INLINE void read_field(T& field) {
+#if BIFRONS_ERROR_PATHS
+    if (!in_.failed()) field_path<std::remove_cvref_t<T>>(in_, next_field_++, names_);
+#endif
     if constexpr (fixed_width_codec<T>) {
       // One comparison answers both "is the field there?" and the field's own bounds check.
       // (Left to the compiler, the second check stayed.)
@@ -188,6 +198,14 @@ class input_archive {
 
   source& in_;
   bool missing_ = false;
+#if BIFRONS_ERROR_PATHS
+ public:
+  /// The names of an aggregate's members, for error paths (a hook's fields have none).
+  const std::string_view* names_ = nullptr;
+
+ private:
+  std::size_t next_field_ = 0;
+#endif
 };
 
 }  // namespace detail

@@ -42,6 +42,14 @@
 #else
 #define BIFRONS_VISIBLE
 #endif
+// Opt-in (define it as 1 for the whole program, e.g. with CMake's target_compile_definitions on
+// every target that includes bifrons): failed reads name where they failed, as a field path
+// (`Save.inventory.items[3].count`) and a C++ type, in bifrons::error and bifrons::result. It
+// costs every read the bookkeeping; without it, none of that code exists.
+#ifndef BIFRONS_ERROR_PATHS
+#define BIFRONS_ERROR_PATHS 0
+#endif
+
 #if BIFRONS_HAS_BUILTINS
 #define BIFRONS_COLD [[gnu::noinline, gnu::cold]]
 // For failure paths that take the source: they may be inlined (a call would let the source's

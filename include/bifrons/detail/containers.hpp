@@ -15,6 +15,7 @@
 #include <cstring>
 #include <functional>
 #include <iterator>
+#include <optional>
 #include <ranges>
 #include <string>
 #include <tuple>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "codec.hpp"
+#include "creation.hpp"
 #include "pointer_codec.hpp"
 #include "record_codec.hpp"
 #include "scalars.hpp"
@@ -178,15 +180,18 @@ void read_elements(source& in, It first, std::size_t n, std::size_t reused) {
     // constructed. (Two loops rather than computing the flag per element.)
     const bool parent_fresh = in.fresh;
     fresh_guard guard(in, parent_fresh);
+    [[maybe_unused]] auto path = element_path<T>(in);
     std::size_t i = 0;
     for (; i < reused; ++i, ++first) {
       in.fresh = parent_fresh;
+      path.element(i);
       codec<T>::read(in, *first);
       if (in.failed()) [[unlikely]]
         return;
     }
     for (; i < n; ++i, ++first) {
       in.fresh = true;
+      path.element(i);
       codec<T>::read(in, *first);
       if (in.failed()) [[unlikely]]
         return;
@@ -292,12 +297,49 @@ struct sequence_codec {
       }
       return;
     }
-    const std::size_t reused = std::min(range_size(c), n);
-    c.resize(n);
-    read_elements(in, std::begin(c), n, reused);
+    if constexpr (!default_created<T> || !readable_in_place<T>) {
+      read_created(in, c, n);
+    } else {
+      const std::size_t reused = std::min(range_size(c), n);
+      c.resize(n);
+      read_elements(in, std::begin(c), n, reused);
+    }
   }
 
  private:
+  /// Elements that resize() cannot make (no public default constructor, see creation.hpp): the
+  /// elements kept are read into where they can be, and each new one is created in place.
+  static void read_created(source& in, C& c, std::size_t n) {
+    if constexpr (std::ranges::random_access_range<C> || std::ranges::bidirectional_range<C>) {
+      if (!readable_in_place<T>) c.clear();
+      if (n < c.size()) c.erase(std::next(c.begin(), static_cast<std::ptrdiff_t>(n)), c.end());
+      const std::size_t reused = c.size();
+      read_elements(in, std::begin(c), reused, reused);
+      if (in.failed()) return;
+      if constexpr (requires { c.reserve(n); }) c.reserve(n);
+      [[maybe_unused]] auto path = element_path<T>(in);
+      for (std::size_t i = reused; i < n; ++i) {
+        path.element(i);
+        emplace_read<T>(in, [&](auto&&... a) -> T& { return c.emplace_back(std::forward<decltype(a)>(a)...); });
+        if (in.failed()) [[unlikely]]
+          return;
+      }
+    } else {  // forward_list: made afresh
+      c.clear();
+      auto last = c.before_begin();
+      [[maybe_unused]] auto path = element_path<T>(in);
+      for (std::size_t i = 0; i < n; ++i) {
+        path.element(i);
+        emplace_read<T>(in, [&](auto&&... a) -> T& {
+          last = c.emplace_after(last, std::forward<decltype(a)>(a)...);
+          return *last;
+        });
+        if (in.failed()) [[unlikely]]
+          return;
+      }
+    }
+  }
+
   /// varint(count), then (if count > 0) varint(stride) and count x stride bytes.
   static void read_record_block(source& in, C& c) {
     const record_block block = take_record_block<T>(in, allocation_per_element<C>(), c.max_size());
@@ -568,33 +610,57 @@ struct associative_codec {
     // The count was charged for a bucket per element, so this stays within the budget.
     if constexpr (requires { c.reserve(n); }) c.reserve(n);
     fresh_guard guard(in, true);
+    [[maybe_unused]] auto path = element_path<Element>(in);
     for (std::size_t i = 0; i < n; ++i) {
       const std::byte* at = in.position();
-      Element e{};
-      if constexpr (may_hold_pointers<Element>()) {
-        temporary_objects objects(in);
-        codec<Element>::read(in, e);
-        if (in.failed()) [[unlikely]]
+      path.element(i);
+      if constexpr (default_created<Element>) {
+        Element e{};
+        if (!read_one(in, c, e, at, [&] { codec<Element>::read(in, e); })) return;
+      } else {  // made by creation.hpp, into the optional
+        std::optional<Element> e;
+        if (!read_one(in, c, e, at, [&] {
+              emplace_read<Element>(in, [&](auto&&... a) -> Element& {
+                return e.emplace(std::forward<decltype(a)>(a)...);
+              });
+            }))
           return;
-        // A duplicate is found before e moves: the copy a container makes and destroys when it
-        // refuses a key would take e's owning raw pointers with it.
-        if constexpr (unique_keys<C>) {
-          if (c.find(key_of<C>(e)) != c.end()) [[unlikely]]
-            return in.fail_at(errc::duplicate_key, at);
-        }
-        if (const auto it = insert_read(in, c, std::move(e), at); it != c.end()) element_moved(objects, e, it);
-      } else {
-        codec<Element>::read(in, e);
-        if (in.failed()) [[unlikely]]
-          return;
-        (void)insert_read(in, c, std::move(e), at);
       }
-      if (in.failed()) [[unlikely]]
-        return;
     }
   }
 
  private:
+  static Element& element(Element& e) noexcept { return e; }
+  static Element& element(std::optional<Element>& e) noexcept { return *e; }
+
+  /// Reads one element into `holder` (an Element, or an optional that the read fills) and
+  /// inserts it; false once the read has failed.
+  template <class Holder, class Read>
+  static bool read_one(source& in, C& c, Holder& holder, const std::byte* at, Read&& read) {
+    if constexpr (may_hold_pointers<Element>()) {
+      temporary_objects objects(in);  // after the holder: it acts before the holder dies
+      read();
+      if (in.failed()) [[unlikely]]
+        return false;
+      Element& e = element(holder);
+      // A duplicate is found before e moves: the copy a container makes and destroys when it
+      // refuses a key would take e's owning raw pointers with it.
+      if constexpr (unique_keys<C>) {
+        if (c.find(key_of<C>(e)) != c.end()) [[unlikely]] {
+          in.fail_at(errc::duplicate_key, at);
+          return false;
+        }
+      }
+      if (const auto it = insert_read(in, c, std::move(e), at); it != c.end()) element_moved(objects, e, it);
+    } else {
+      read();
+      if (in.failed()) [[unlikely]]
+        return false;
+      (void)insert_read(in, c, std::move(element(holder)), at);
+    }
+    return !in.failed();
+  }
+
   /// Inserts an element read at `at`: where it went, or end() for a duplicate key (the error).
   /// Past the bucket limit, the element is in (its iterator) but the read has failed.
   BIFRONS_INLINE static typename C::iterator insert_read(source& in, C& c, Element&& e, const std::byte* at) {

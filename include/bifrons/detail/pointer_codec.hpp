@@ -43,6 +43,7 @@
 
 #include "../identity.hpp"
 #include "codec.hpp"
+#include "creation.hpp"
 #include "hooks.hpp"
 #include "objects.hpp"
 #include "record_codec.hpp"
@@ -94,9 +95,10 @@ type_list<std::variant_alternative_t<I, Variant>...> variant_types(std::index_se
 template <class T>
 concept std_unique_ptr_like = std_smart_pointer_like<T> && requires { typename T::deleter_type; };
 
-/// False only where T certainly holds nothing the scan looks for: scalars, strings, records,
-/// and standard containers and aggregates of such. A class with a hook may write anything, so
-/// it counts as holding pointers. Recursive types end the scan where they recur (Seen).
+/// False only where T certainly holds nothing the scan looks for: scalars, strings, paths,
+/// records, and standard containers and aggregates of such. A class with a hook (or a
+/// load_and_construct) may write anything and runs user code, so it counts as holding pointers. Recursive types end the
+/// scan where they recur (Seen).
 template <pointer_scan Scan, class T, class Seen>
 constexpr bool scan_holds() {
   using U = std::remove_cv_t<T>;
@@ -105,11 +107,14 @@ constexpr bool scan_holds() {
     return false;  // being scanned further up: its other parts decide
   } else if constexpr (std::is_pointer_v<U>) {
     return true;
-  } else if constexpr (std::is_arithmetic_v<U> || std::is_enum_v<U>) {
+  } else if constexpr (std::is_arithmetic_v<U> || std::is_enum_v<U> || std_path_like<U>) {
     return false;
+  } else if constexpr (std_atomic_like<U>) {
+    return scan_holds<Scan, typename U::value_type, Next>();
   } else if constexpr (std::is_array_v<U>) {
     return scan_holds<Scan, std::remove_extent_t<U>, Seen>();
-  } else if constexpr (!std::is_class_v<U> || hook_count<U> != 0 || has_only_inherited_hooks<U> || enable_identity<U>) {
+  } else if constexpr (!std::is_class_v<U> || hook_count<U> != 0 || has_only_inherited_hooks<U> || enable_identity<U> ||
+                       has_load_and_construct<U>) {
     return true;
   } else if constexpr (record<U>) {
     return false;
@@ -614,14 +619,16 @@ void read_new_object(source& in, const std::byte* at, object_table::entry e, boo
 }
 
 /// unique_ptr: a null or a new object, which reuses the pointer's object if it has one of the
-/// data's type.
+/// data's type (and that type can be read into: not const). Objects are made by new_read
+/// (creation.hpp), or by the registry for tag 2.
 template <class T>
 void unique_read(source& in, std::unique_ptr<T>& p) {
+  using U = std::remove_cv_t<T>;
   const std::byte* at = in.position();
   std::uint64_t tag;
   if (!read_tag(in, tag)) return;
   if (tag == null_tag) return p.reset();
-  if constexpr (std::is_polymorphic_v<T>) {
+  if constexpr (std::is_polymorphic_v<U>) {
     if (tag == polymorphic_tag) {
       polymorphic_header h;
       if (!read_polymorphic_header(in, h)) return;
@@ -629,40 +636,45 @@ void unique_read(source& in, std::unique_ptr<T>& p) {
         if (skip_unknown_object(in, at, h.inside)) p.reset();
         return;
       }
-      const cast_path* path = cast_to<T>(in, at, h);
+      const cast_path* path = cast_to<U>(in, at, h);
       if (path == nullptr || !in.count_object(at)) return;
-      const bool created = !p || typeid(*p) != *h.type->type;
+      const bool created = !p || !readable_in_place<T> || typeid(*p) != *h.type->type;
       void* object;
       if (created) {
         if (!in.charge(at, 1, h.type->ops->object_size)) return;
         object = h.type->ops->create();
         p.reset(static_cast<T*>(path->apply(object)));
       } else {
-        object = dynamic_cast<void*>(p.get());
+        object = dynamic_cast<void*>(const_cast<U*>(p.get()));
       }
       return read_new_object(in, at, dynamic_identity(object, h.type, object_kind::unique), false, h.inside,
                              created || in.fresh, [&] { h.type->ops->read(in, object); });
     }
   }
   if (tag != new_object_tag) return in.fail_at(errc::invalid_value, at);
-  if constexpr (std::is_abstract_v<T>) {
+  if constexpr (std::is_abstract_v<U>) {
     return in.fail_at(errc::invalid_value, at);  // tag 1 would create an abstract T
   } else {
     if (!in.count_object(at)) return;
-    if constexpr (std::is_polymorphic_v<T>) {
-      if (p && typeid(*p) != typeid(T)) p.reset();  // the data holds a T, not the derived object
+    if constexpr (std::is_polymorphic_v<U>) {
+      if (p && typeid(*p) != typeid(U)) p.reset();  // the data holds a T, not the derived object
     }
-    const bool created = !p;
-    if (created) {
-      if (!in.charge(at, 1, sizeof(T))) return;
-      p = std::make_unique<T>();
+    // Only where something can refer to the object does it go into the table.
+    object_table* table = in.tracks_objects() ? &in.objects() : nullptr;
+    std::size_t index = 0;
+    const auto introduced = [&](U* object) {
+      if (table) index = table->add(static_identity<U>(in, object, object_kind::unique));
+    };
+    if (p && readable_in_place<T>) {
+      introduced(const_cast<U*>(p.get()));
+      fresh_guard guard(in, in.fresh);
+      codec<U>::read(in, const_cast<U&>(*p));
+    } else {
+      if (!in.charge(at, 1, sizeof(U))) return;
+      p.reset();
+      (void)new_read<U>(in, introduced, [&](U* object) { p.reset(object); });
     }
-    fresh_guard guard(in, created || in.fresh);
-    if (!in.tracks_objects()) return codec<T>::read(in, *p);  // nothing can refer to it
-    object_table& table = in.objects();
-    const std::size_t index = table.add(static_identity<T>(in, p.get(), object_kind::unique));
-    codec<T>::read(in, *p);
-    table.at(index).in_progress = false;
+    if (table) table->at(index).in_progress = false;
   }
 }
 
@@ -703,9 +715,11 @@ void owning_read(source& in, T*& p) {
     if (type == nullptr) return in.fail_at(errc::invalid_value, at);  // tag 1 would create an abstract T
   }
   if (!in.count_object(at)) return;
-  if constexpr (std::is_polymorphic_v<T>) {
-    // An object of another dynamic type than the data's is replaced.
-    if (p != nullptr && typeid(*p) != (type != nullptr ? *type->type : typeid(T))) {
+  if (p != nullptr) {
+    // An object of another dynamic type than the data's, or one that cannot be read into, is replaced.
+    bool replaced = !readable_in_place<T>;
+    if constexpr (std::is_polymorphic_v<T>) replaced = replaced || typeid(*p) != (type != nullptr ? *type->type : typeid(T));
+    if (replaced) {
       delete p;
       p = nullptr;
     }
@@ -721,14 +735,27 @@ void owning_read(source& in, T*& p) {
   }
   if (type == nullptr) {
     if constexpr (!std::is_abstract_v<T>) {
-      if (created) p = new T();
+      if (created) {
+        // In the table's hands as soon as it exists: a failure from then on deletes the object
+        // and nulls the pointer.
+        object_table& table = in.objects();
+        std::size_t index = 0;
+        (void)new_read<T>(
+            in, [&](T* made) { index = table.add(static_identity<T>(in, made, object_kind::unique)); },
+            [&](T* made) {
+              p = made;
+              table.at(index).slot = &p;
+              table.at(index).ops = &owned_ops_for<T>;
+            });
+        table.at(index).in_progress = false;
+        return;
+      }
     }
     object = p;
   }
   object_table::entry e = type != nullptr ? dynamic_identity(object, type, object_kind::unique)
                                           : static_identity<T>(in, object, object_kind::unique);
-  if (created) {
-    // In the table at once: a failure from here on deletes the object and nulls the pointer.
+  if (created) {  // tag 2: in the table at once, so a failure from here on deletes the object
     e.slot = &p;
     e.ops = &owned_ops_for<T>;
   }
@@ -777,12 +804,28 @@ void shared_read(source& in, std::shared_ptr<T>& p, bool weak_link) {
       return in.fail_at(errc::invalid_value, at);  // tag 1 would create an abstract T
     } else {
       if (!in.count_object(at) || !in.charge(at, 1, sizeof(U) + shared_overhead)) return;
-      std::shared_ptr<U> object = std::make_shared<U>();
-      U& raw = *object;
-      p = object;
-      object_table::entry e = static_identity<U>(in, &raw, object_kind::shared);
-      e.owner = std::move(object);
-      return read_new_object(in, at, std::move(e), weak_link, no_count, true, [&] { codec<U>::read(in, raw); });
+      object_table& table = in.objects();
+      std::size_t index = 0;
+      // Objects begun inside one that a weak_ptr introduced are owned through a weak link.
+      struct weak_floor {
+        object_table& table;
+        std::size_t saved = 0;
+        bool raised = false;
+        ~weak_floor() {
+          if (raised) table.restore_floor(saved);
+        }
+      } floor{table};
+      p = new_shared_read<U>(in, [&](const std::shared_ptr<U>& object) {
+        object_table::entry e = static_identity<U>(in, object.get(), object_kind::shared);
+        e.owner = object;
+        index = table.add(std::move(e));
+        if (weak_link) {
+          floor.saved = table.raise_floor(index);
+          floor.raised = true;
+        }
+      });
+      table.at(index).in_progress = false;
+      return;
     }
   }
   if (tag < first_reference_tag) return in.fail_at(errc::invalid_value, at);

@@ -133,12 +133,19 @@ struct record_field_check {
                 "bool, char, std::byte, C arrays and std::array of these, or records. The record, the "
                 "field's position and its type are the arguments of record_field_check<Record, Index, Field> "
                 "in the lines above. Store a string as a char array, or do not declare the type a record.");
-  static constexpr bool ok = record_field<Field>::fixed;
 };
 
+/// Derives from record_field_check for every field, whose static_assert is the refusal, without
+/// using a result of it (clang then reports a second error), so that a refusal stays the only
+/// error.
+template <class R, class Fields, class Indices>
+struct record_field_checks;
 template <class R, class... F, std::size_t... I>
-constexpr bool check_record_fields(type_list<F...>, std::index_sequence<I...>) {
-  return (record_field_check<R, I, F>::ok && ...);
+struct record_field_checks<R, type_list<F...>, std::index_sequence<I...>> : record_field_check<R, I, F>... {};
+
+template <class... F>
+constexpr bool all_fields_fixed(type_list<F...>) {
+  return (record_field<F>::fixed && ...);
 }
 
 template <class R>
@@ -177,9 +184,17 @@ constexpr auto record_field_ends(type_list<F...>) {
   return ends;
 }
 
+template <class F>
+constexpr bool field_memory_is_wire() {
+  if constexpr (record_field<F>::fixed)
+    return record_field<F>::memory_is_wire;
+  else
+    return false;
+}
+
 template <class... F>
 constexpr bool all_memory_is_wire(type_list<F...>) {
-  return ((record_field<F>::fixed && record_field<F>::memory_is_wire) && ...);
+  return (field_memory_is_wire<F>() && ...);
 }
 
 template <class R>
@@ -193,7 +208,9 @@ struct record_layout {
       return std::size_t{0};
   }();
   using fields = typename record_fields_of<R, reflectable>::type;
-  static constexpr bool valid = reflectable && check_record_fields<R>(fields{}, std::make_index_sequence<count>{});
+  static constexpr bool valid = reflectable && all_fields_fixed(fields{});
+  // The refusal of a field, naming the record, the field's position and its type.
+  static_assert(sizeof(record_field_checks<R, fields, std::make_index_sequence<count>>) > 0);
 
   /// ends[i] is where field i ends (ends[0] = 0); the record's size is ends[count].
   static constexpr auto ends = record_field_ends(fields{});

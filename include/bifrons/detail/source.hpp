@@ -12,6 +12,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "../error.hpp"
 #include "../read_options.hpp"
@@ -58,6 +61,9 @@ class source {
     if (error_ == errc::ok) {
       error_ = code;
       error_offset_ = static_cast<std::size_t>(where - begin_);
+#if BIFRONS_ERROR_PATHS
+      capture_path();
+#endif
     }
     limit_ = ptr_;
   }
@@ -188,6 +194,22 @@ class source {
     return true;
   }
   void leave() noexcept { ++depth_left_; }
+  [[nodiscard]] std::size_t depth_left() const noexcept { return depth_left_; }
+
+  /// Forgets the error and goes back to `p` inside a struct body that ends at `limit`, at the
+  /// depth it had there: a struct whose hook refused the stale values of a reused object reads
+  /// its fields again from defaults (struct_codec).
+  void recover(const std::byte* p, const std::byte* limit, std::size_t depth) noexcept {
+    error_ = errc::ok;
+    error_offset_ = 0;
+#if BIFRONS_ERROR_PATHS
+    failure_path.clear();
+    failure_type.clear();
+#endif
+    ptr_ = p;
+    limit_ = limit;
+    depth_left_ = depth;
+  }
 
   /// Narrows the limit to the next len bytes (a struct body). Returns the previous limit.
   [[nodiscard]] const std::byte* narrow(std::size_t len) noexcept {
@@ -250,6 +272,23 @@ class source {
     if (objects_) objects_->forget_virtual_bases(mark);
   }
 
+#if BIFRONS_ERROR_PATHS
+  /// Where the read is (BIFRONS_ERROR_PATHS): the value being read, then for each struct the
+  /// field being read, for each container the element. paths.hpp pushes and pops them.
+  struct path_frame {
+    std::string_view type;        // the value's type, or the element type
+    std::string_view field_name;  // structs: the field being read (empty: a hook's, named by index)
+    std::string_view field_type;
+    std::size_t index = 0;        // the field's index, or the element's
+    enum kind_t : std::uint8_t { root, structure, element } kind = root;
+    bool in_field = false;
+  };
+  std::vector<path_frame> path_frames;
+  /// The path and type where the first failure happened.
+  std::string failure_path;
+  std::string failure_type;
+#endif
+
  private:
   static std::uint32_t saturate_missing(std::uint64_t n) noexcept {
     return static_cast<std::uint32_t>(std::min<std::uint64_t>(n, std::numeric_limits<std::uint32_t>::max()));
@@ -282,6 +321,49 @@ class source {
       }
     }
   }
+
+#if BIFRONS_ERROR_PATHS
+  /// Renders path_frames: the root's type, `.field` (or `.#index` for a hook's field) for each
+  /// struct, `[index]` for each element. (Cannot throw: a read fails without allocating.)
+  void capture_path() noexcept {
+#if BIFRONS_HAS_EXCEPTIONS
+    try {
+#endif
+      std::string path, type;
+      for (const path_frame& f : path_frames) {
+        switch (f.kind) {
+          case path_frame::root:
+            path.append(f.type);
+            type.assign(f.type);
+            break;
+          case path_frame::structure:
+            if (!f.in_field) break;
+            path += '.';
+            if (f.field_name.empty())
+              path += '#' + std::to_string(f.index);
+            else
+              path.append(f.field_name);
+            type.assign(f.field_type);
+            break;
+          case path_frame::element:
+            path += '[' + std::to_string(f.index) + ']';
+            type.assign(f.type);
+            break;
+        }
+      }
+      // libstdc++'s inline namespace says nothing to a reader.
+      for (std::string* text : {&path, &type})
+        for (std::size_t at; (at = text->find("__cxx11::")) != std::string::npos;) text->erase(at, 9);
+      failure_path = std::move(path);
+      failure_type = std::move(type);
+#if BIFRONS_HAS_EXCEPTIONS
+    } catch (...) {
+      failure_path.clear();
+      failure_type.clear();
+    }
+#endif
+  }
+#endif
 
   const std::byte* begin_;
   const std::byte* ptr_;

@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "codec.hpp"
+#include "creation.hpp"
 #include "hooks.hpp"
 #include "pointer_codec.hpp"
 #include "record_codec.hpp"
@@ -26,7 +27,7 @@ namespace bifrons {
 namespace detail {
 
 template <class T>
-concept resettable = std::default_initializable<T> && std::is_move_assignable_v<T>;
+concept resettable = access::default_constructible<T> && std::is_move_assignable_v<T>;
 
 /// Classes that may have virtual bases (a class with one is never standard-layout, and only
 /// hooks can name bases). A virtual base is written once per complete object, where
@@ -97,6 +98,47 @@ constexpr bool all_unchecked_fields(type_list<F...>) {
   return (unchecked_field<F> && ...);
 }
 
+/// A struct envelope opened for a hook that constructs the object (load_and_construct): the
+/// header read and the input narrowed to the body until it goes out of scope, when the input
+/// jumps to the body's end (over fields the hook did not read). After an error, nothing is
+/// narrowed and every field reads as missing.
+class open_envelope {
+ public:
+  open_envelope(source& in, std::uint32_t own_version, bool refuse_newer) : in_(in), start(in.position()) {
+    if (!in.enter()) return;
+    entered_ = true;
+    const std::uint64_t h = in.read_varint();
+    if (in.failed()) return;
+    const std::uint64_t length = h >> 1;
+    if (length > in.remaining()) {
+      in.fail_short(length - in.remaining());
+      return;
+    }
+    saved_ = in.narrow(static_cast<std::size_t>(length));
+    body_end_ = in.position() + length;
+    if (h & 1) version = in.read_varint_as<std::uint32_t>();
+    if (refuse_newer && version > own_version && !in.failed()) in.fail_at(errc::newer_version, start);
+  }
+  open_envelope(const open_envelope&) = delete;
+  open_envelope& operator=(const open_envelope&) = delete;
+  ~open_envelope() {
+    if (body_end_) in_.widen(body_end_, saved_);
+    if (entered_) in_.leave();
+  }
+
+ private:
+  source& in_;
+
+ public:
+  const std::byte* const start;
+  std::uint32_t version = 0;
+
+ private:
+  const std::byte* saved_ = nullptr;
+  const std::byte* body_end_ = nullptr;
+  bool entered_ = false;
+};
+
 template <class T>
 struct struct_codec {
   static constexpr bool versioned = has_class_version<T>;
@@ -115,7 +157,7 @@ struct struct_codec {
   static constexpr bool short_body = max_body != unbounded && header(max_body) < 0x80;
   static constexpr std::size_t max_size = max_body == unbounded ? unbounded : varint_size(header(max_body)) + max_body;
   static constexpr bool unchecked_body = [] {
-    if constexpr (reflected<T> && !versioned && resettable<T>)
+    if constexpr (reflected<T> && !versioned && std::default_initializable<T> && std::is_move_assignable_v<T>)
       return max_body != unbounded && all_unchecked_fields(member_types<T>{});
     else
       return false;
@@ -138,7 +180,6 @@ struct struct_codec {
   static std::size_t size_subobject(const T& v) { return size_of(v); }
 
   BIFRONS_INLINE static std::size_t size_of(const T& v) {
-    check_hooks<T>();
     if constexpr (enable_identity<T>) introduce_by_value(v);
     size_archive ar;
     if constexpr (versioned) ar.add(varint_size(class_version<T>()));
@@ -176,7 +217,6 @@ struct struct_codec {
   static std::byte* write_subobject(std::byte* out, const T& v) { return write_object(out, v); }
 
   BIFRONS_INLINE static std::byte* write_object(std::byte* out, const T& v) {
-    check_hooks<T>();
     // Reserve one header byte, write the body, and move the body only in the rare case that
     // its header needs more than one byte (bodies of 64 bytes or more). The size pass already
     // counted the real header, so the buffer has room for the move.
@@ -198,7 +238,6 @@ struct struct_codec {
   /// varint_size(header(body_bound)) + body_bound (as size_bound returns): the body goes after
   /// room for the widest header it could need, and moves only if its header is narrower.
   static std::byte* write_bounded(std::byte* out, const T& v, std::size_t bound) {
-    check_hooks<T>();
     const std::size_t room = header_width(bound);
     std::byte* body = out + room;
     std::byte* end = write_body(body, v);
@@ -216,96 +255,183 @@ struct struct_codec {
   /// read() of a base-class subobject (base<B>(*this)).
   static void read_subobject(source& in, T& v) { read_object<false>(in, v); }
 
+  /// A new T made by its load_and_construct from the envelope at the current position (see
+  /// creation.hpp). It is called after an error too, since it must return an object: the hook
+  /// then finds every field missing.
+  static T construct(source& in) {
+    [[maybe_unused]] auto path = struct_path<T>(in);
+    const open_envelope envelope(in, class_version<T>(), refuses_newer_versions<T>);
+    input_archive ar(in);
+    return call_user_hook(in, envelope.start, [&] { return call_load_and_construct<T>(ar, envelope.version); });
+  }
+
  private:
   template <bool Complete>
   static void read_object(source& in, T& v) {
-    check_hooks<T>();
-    if constexpr (enable_identity<T>) {
-      if (!enter_by_value(in, v)) return;
-    }
-    if (!in.enter()) return;
-    // Headers of bodies under 64 bytes are one byte, which cannot fail: no error check then.
-    std::uint64_t h;
-    if (std::uint8_t small; in.read_small_varint(small)) [[likely]] {
-      h = small;
+    if constexpr (!loads_in_place<T>) {
+      replace(in, v);
     } else {
-      h = in.read_varint();
-      if (in.failed()) return;
-    }
-    const std::uint64_t length = h >> 1;
-    if (length > in.remaining()) {
-      in.fail_short(length - in.remaining());
-      return;
-    }
-    if constexpr (unchecked_body) {
-      if ((h & 1) == 0 && in.readable() >= max_body + 7) [[likely]] {
-        const std::byte* p = in.position();
-        const bool ok = visit_members<member_count<T>>(v, [&](auto&... members) BIFRONS_INLINE_LAMBDA {
-          return (read_unchecked(p, members) && ...);
-        });
-        if (ok && p <= in.position() + length) [[likely]] {
-          (void)in.skip(static_cast<std::size_t>(length));
-          in.leave();
-          return;
-        }
-        v = T{};
+      if constexpr (enable_identity<T>) {
+        if (!enter_by_value(in, v)) return;
       }
+      if (!in.enter()) return;
+      const std::byte* start = in.position();
+      [[maybe_unused]] auto path = struct_path<T>(in);
+      // Headers of bodies under 64 bytes are one byte, which cannot fail: no error check then.
+      std::uint64_t h;
+      if (std::uint8_t small; in.read_small_varint(small)) [[likely]] {
+        h = small;
+      } else {
+        h = in.read_varint();
+        if (in.failed()) return;
+      }
+      const std::uint64_t length = h >> 1;
+      if (length > in.remaining()) {
+        in.fail_short(length - in.remaining());
+        return;
+      }
+      if constexpr (unchecked_body) {
+        if ((h & 1) == 0 && in.readable() >= max_body + 7) [[likely]] {
+          const std::byte* p = in.position();
+          const bool ok = visit_members<member_count<T>>(v, [&](auto&... members) BIFRONS_INLINE_LAMBDA {
+            return (read_unchecked(p, members) && ...);
+          });
+          if (ok && p <= in.position() + length) [[likely]] {
+            (void)in.skip(static_cast<std::size_t>(length));
+            in.leave();
+            return;
+          }
+          v = T{};
+        }
+      }
+      const std::byte* saved = in.narrow(static_cast<std::size_t>(length));
+      const std::byte* body_end = in.position() + length;
+      std::uint32_t version = 0;
+      if (h & 1) version = in.read_varint_as<std::uint32_t>();
+      if constexpr (refuses_newer_versions<T>) {
+        if (version > class_version<T>()) return in.fail_at(errc::newer_version, start);
+      }
+      const std::byte* fields = in.position();
+      const std::size_t budget = in.budget_left();
+      std::size_t objects = 0;
+      if constexpr (may_hold_pointers<T>()) objects = in.object_count();
+
+      input_archive ar(in);
+      if constexpr (reflected<T>) {
+#if BIFRONS_ERROR_PATHS
+        ar.names_ = member_names<T>.data();
+#endif
+        load_fields(ar, v, version);
+        if constexpr (resettable<T>) {
+          // The data ended before some fields. A default-constructed object already holds their
+          // defaults; an object being reused may hold stale values, so reset it and read again.
+          // Data of an older class version counts too: a versioned hook may skip the fields that
+          // version lacks (`if (version >= 2) ar(x);`) without the envelope ending early.
+          if ((ar.missing() || (versioned && version < class_version<T>())) && !in.fresh && !in.failed()) [[unlikely]]
+            reread_from_defaults(in, v, fields, budget, objects, 0, version, start);
+        }
+      } else {
+        read_with_hook<Complete>(in, ar, v, version, fields, budget, objects, start, body_end);
+      }
+      in.widen(body_end, saved);
+      in.leave();
     }
-    const std::byte* saved = in.narrow(static_cast<std::size_t>(length));
-    const std::byte* body_end = in.position() + length;
-    std::uint32_t version = 0;
-    if (h & 1) version = in.read_varint_as<std::uint32_t>();
-    const std::byte* fields = in.position();
-    const std::size_t budget = in.budget_left();
-    std::size_t objects = 0;
-    if constexpr (may_hold_pointers<T>()) objects = in.object_count();
+  }
+
+  // Out of line so that the common path has one copy of load_fields, which can then be inlined.
+  // `start` is the struct's first byte, where an exception from its hook is reported.
+  BIFRONS_COLD static void reread_from_defaults(source& in, T& v, const std::byte* fields, std::size_t budget,
+                                                [[maybe_unused]] std::size_t objects,
+                                                [[maybe_unused]] std::size_t bases, std::uint32_t version,
+                                                [[maybe_unused]] const std::byte* start) {
+    // The objects the first pass read are read again, with the same ids.
+    if constexpr (may_hold_pointers<T>()) {
+      if (in.object_count() > objects) in.objects().rollback(objects);
+    }
+    if constexpr (may_have_virtual_bases<T>) in.forget_virtual_bases(bases);
+    v = access::make<T>();
+    in.rewind(fields);
+    in.restore_budget(budget);  // the first pass's storage is gone: do not charge it twice
+    fresh_guard guard(in, true);
+    input_archive again(in);
+#if BIFRONS_ERROR_PATHS
+    if constexpr (reflected<T>) again.names_ = member_names<T>.data();
+    in.path_frames.back().in_field = false;
+#endif
+    if constexpr (reflected<T>)
+      load_fields(again, v, version);
+    else
+      call_user_hook(in, start, [&] { load_fields(again, v, version); });
+  }
+
+  /// Reads the fields through T's hook. A hook that checks its fields may refuse, or throw on,
+  /// values that a reused object held before the read: the fields the data lacks keep them until
+  /// the object is reset. So when a read into a reused object lacks fields and fails inside its
+  /// hook (ar.fail, a decoding error, an exception), it is read again from defaults, as a fresh
+  /// read would: the outcome, error and offset included, is the fresh read's. An exception that
+  /// escapes fails the read with user_error at the struct (`start`) and goes on to the caller.
+  ///
+  /// A virtual base (may_have_virtual_bases) is read once per complete object, so a base
+  /// subobject (not Complete) is never reset on its own: that would also reset the virtual bases
+  /// it shares with its siblings, which may have been read already. It tells the complete object
+  /// to read again instead (source::base_missing).
+  template <bool Complete>
+  static void read_with_hook(source& in, input_archive& ar, T& v, std::uint32_t version, const std::byte* fields,
+                             std::size_t budget, std::size_t objects, const std::byte* start,
+                             const std::byte* body_end) {
+    const std::size_t depth = in.depth_left();
+    // Only failures of the fields are retried (not one of the version before them).
+    const bool failed_before = in.failed();
     [[maybe_unused]] std::size_t bases = 0;
     [[maybe_unused]] bool outer_base_missing = false;
     if constexpr (may_have_virtual_bases<T>) {
       bases = in.virtual_base_count();
       if constexpr (Complete) outer_base_missing = std::exchange(in.base_missing, false);
     }
-
-    input_archive ar(in);
+    constexpr bool subobject_of_shared_bases = may_have_virtual_bases<T> && !Complete;
+    const auto lacks_fields = [&] {
+      return !in.fresh && !failed_before && (ar.missing() || (versioned && version < class_version<T>()));
+    };
+    const auto stale = [&] {
+      if constexpr (may_have_virtual_bases<T>)
+        return lacks_fields() || (!in.fresh && !failed_before && in.base_missing);
+      else
+        return lacks_fields();
+    };
+#if BIFRONS_HAS_EXCEPTIONS
+    try {
+      load_fields(ar, v, version);
+    } catch (...) {
+      if (!(resettable<T> && !subobject_of_shared_bases && !in.failed() && stale())) {
+        if (!in.failed()) in.fail_at(errc::user_error, start);
+        throw;
+      }
+      in.fail_at(errc::user_error, start);  // the retry below clears it
+    }
+#else
     load_fields(ar, v, version);
-    // The data ended before some fields. A default-constructed object already holds their
-    // defaults; an object being reused may hold stale values, so reset it and read again.
-    // Data of an older class version counts too: a versioned hook may skip the fields that
-    // version lacks (`if (version >= 2) ar(x);`) without the envelope ending early.
-    [[maybe_unused]] const bool missing = ar.missing() || (versioned && version < class_version<T>());
-    if constexpr (may_have_virtual_bases<T> && !Complete) {
-      // Resetting a base subobject would also reset the virtual bases it shares with its
-      // siblings, which may have been read already: the complete object reads again instead.
-      if (missing) in.base_missing = true;
+#endif
+    if constexpr (subobject_of_shared_bases) {
+      if (lacks_fields()) in.base_missing = true;
     } else if constexpr (resettable<T>) {
-      bool reread = missing;
-      if constexpr (may_have_virtual_bases<T>) reread = reread || in.base_missing;
-      if (reread && !in.fresh && !in.failed()) [[unlikely]]
-        reread_from_defaults(in, v, fields, budget, objects, bases, version);
+      if (stale()) [[unlikely]] {
+        if (in.failed()) in.recover(fields, body_end, depth);
+        reread_from_defaults(in, v, fields, budget, objects, bases, version, start);
+      }
     }
     if constexpr (may_have_virtual_bases<T> && Complete) {
       in.base_missing = outer_base_missing;
       in.forget_virtual_bases(bases);
     }
-    in.widen(body_end, saved);
-    in.leave();
   }
 
-  // Out of line so that the common path has one copy of load_fields, which can then be inlined.
-  BIFRONS_COLD static void reread_from_defaults(source& in, T& v, const std::byte* fields, std::size_t budget,
-                                                [[maybe_unused]] std::size_t objects,
-                                                [[maybe_unused]] std::size_t bases, std::uint32_t version) {
-    // The objects the first pass read are read again, with the same ids.
-    if constexpr (may_hold_pointers<T>()) {
-      if (in.object_count() > objects) in.objects().rollback(objects);
-    }
-    if constexpr (may_have_virtual_bases<T>) in.forget_virtual_bases(bases);
-    v = T{};
-    in.rewind(fields);
-    in.restore_budget(budget);  // the first pass's storage is gone: do not charge it twice
-    fresh_guard guard(in, true);
-    input_archive again(in);
-    load_fields(again, v, version);
+  /// A class with load_and_construct and no hook that loads: a new object replaces the old one.
+  static void replace(source& in, T& v) {
+    static_assert(std::is_move_assignable_v<T>,
+                  "bifrons: this type is read into an existing object (from_bytes(bytes, object), a reader, a "
+                  "reused container element), but it has only load_and_construct and no move assignment. "
+                  "Give it a load hook (`template <class Archive> void load(Archive& ar)`), or make it assignable.");
+    if constexpr (std::is_move_assignable_v<T>) v = construct(in);
   }
 
   /// The header width k of a struct whose encoding takes `size` bytes in all:
@@ -329,13 +455,83 @@ struct struct_codec {
 template <class T>
 concept struct_envelope = std::is_base_of_v<struct_codec<T>, codec<T>>;
 
+// ---- minimal types -----------------------------------------------------------------------------
+
+/// A class with save_minimal: written as the value it returns, with that value's bytes and nothing
+/// else (docs/format.md, section 29). No envelope, so no appended fields and no version.
+template <class T>
+struct minimal_codec {
+  using value_type = minimal_value<T>;
+  static constexpr std::size_t min_size = min_size_of<value_type>;
+  static constexpr std::size_t max_size = max_size_of<value_type>;
+
+  static std::size_t size(const T& v) {
+    const size_archive ar;
+    return codec<value_type>::size(call_save_minimal(ar, v));
+  }
+  static std::byte* write(std::byte* out, const T& v) {
+    const output_archive ar(out);
+    return codec<value_type>::write(out, call_save_minimal(ar, v));
+  }
+  static void read(source& in, T& v) {
+    const std::byte* start = in.position();
+    if constexpr (has_load_minimal<T>) {
+      value_type value{};
+      {
+        fresh_guard guard(in, true);
+        codec<value_type>::read(in, value);
+      }
+      if (in.failed()) return;  // load_minimal sees only values that were read whole
+      const input_archive ar(in);
+      call_user_hook(in, start, [&] { call_load_minimal(ar, v, value); });
+    } else {
+      static_assert(std::is_move_assignable_v<T>,
+                    "bifrons: this minimal type is read into an existing object (from_bytes(bytes, object), a "
+                    "reader, a reused container element), but it has no load_minimal and no move assignment. Give "
+                    "it `template <class Archive> void load_minimal(const Archive& ar, const V& value)`.");
+      value_type value = read_minimal_value<T>(in);
+      call_user_hook(in, start, [&] { v = access::construct_from<T>(std::move(value)); });
+    }
+  }
+};
+
+// ---- refusals ----------------------------------------------------------------------------------
+
+/// The primary codec refuses T: a standard type whose header is missing, a type that is not a
+/// class, a class whose hooks are wrong (hooks.hpp), or a combination of features that cannot
+/// work. Such a codec derives from refused_codec, which has every member a caller uses and none
+/// that would look into T, so that the refusal's static_assert is the only error.
+template <class T>
+constexpr bool primary_refused() {
+  if constexpr (!std::is_class_v<T> || needs_types_header<T>)
+    return true;
+  else
+    return hook_refusal_of<T>() != hook_refusal::none || (enable_identity<T> && has_load_and_construct<T>) ||
+           (enable_record<T> && enable_identity<T>) || (enable_identity<T> && std::is_polymorphic_v<T>);
+}
+
+template <class T>
+struct refused_codec {
+  static constexpr std::size_t min_size = 1;
+  static constexpr std::size_t size(const T&) noexcept { return 0; }
+  static std::byte* write(std::byte* out, const T&) noexcept { return out; }
+  static void read(source&, T&) noexcept {}
+  static T construct(source&);
+};
+
+template <class T>
+using primary_codec_base =
+    std::conditional_t<primary_refused<T>(), refused_codec<T>,
+                       std::conditional_t<record<T>, record_codec<T>,
+                                          std::conditional_t<has_save_minimal<T>, minimal_codec<T>, struct_codec<T>>>>;
+
 }  // namespace detail
 
-/// The primary codec: user classes (aggregates or classes with a hook) are struct envelopes, or
-/// records where enable_record says so. Other types without a codec are refused with a message
-/// naming the reason.
+/// The primary codec: user classes (aggregates or classes with a hook) are struct envelopes,
+/// records where enable_record says so, or their value for minimal types. Other types without a
+/// codec are refused with a message naming the reason.
 template <class T>
-struct codec : std::conditional_t<detail::record<T>, detail::record_codec<T>, detail::struct_codec<T>> {
+struct codec : detail::primary_codec_base<T> {
   // A standard type whose header is missing: name the header (one assertion per family, since a
   // static_assert message must be a literal).
   static constexpr bool missing = detail::needs_types_header<T>;
@@ -382,16 +578,31 @@ struct codec : std::conditional_t<detail::record<T>, detail::record_codec<T>, de
                 "bifrons: std::complex needs #include <bifrons/types/complex.hpp> (or <bifrons/bifrons.hpp>)");
   static_assert(!(missing && detail::std_chrono_like<T>),
                 "bifrons: std::chrono types need #include <bifrons/types/chrono.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && detail::std_atomic_like<T>),
+                "bifrons: std::atomic needs #include <bifrons/types/atomic.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!(missing && detail::std_valarray_like<T>),
+                "bifrons: std::valarray needs #include <bifrons/types/valarray.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(
+      !(missing && detail::std_path_like<T>),
+      "bifrons: std::filesystem::path needs #include <bifrons/types/filesystem.hpp> (or <bifrons/bifrons.hpp>)");
   static_assert(!(enable_identity<T> && std::is_polymorphic_v<T>),
                 "bifrons: enable_identity on a polymorphic class is not supported: hold its objects through "
                 "unique_ptr or shared_ptr, which give them identity (and keep their dynamic type)");
-  static_assert(!(detail::record<T> && enable_identity<T>),
+  static_assert(!(enable_record<T> && enable_identity<T>),
                 "bifrons: a record cannot have enable_identity: records are copied as blocks, without ids");
+  static_assert(!(std::is_class_v<T> && enable_identity<T> && detail::has_load_and_construct<T>),
+                "bifrons: a class with load_and_construct cannot have enable_identity: its objects are "
+                "constructed after their fields are read, so nothing can point at them while they are");
   static_assert(!std::is_same_v<std::remove_cv_t<T>, long double>,
                 "bifrons: long double has no portable encoding (80, 64 or 128 bits by platform); "
                 "store a double, or two doubles");
-  static_assert(!std::is_reference_v<T> && !std::is_function_v<T> && !std::is_union_v<T> && (std::is_class_v<T>),
+  static_assert((!std::is_reference_v<T> && !std::is_function_v<T> && !std::is_union_v<T> && std::is_class_v<T>) ||
+                    std::is_same_v<std::remove_cv_t<T>, long double>,  // refused above
                 "bifrons: this type cannot be serialized: it is not a class, and no codec covers it");
+  static_assert([] {
+    if constexpr (std::is_class_v<T> && !missing) detail::check_hooks<T>();
+    return true;
+  }());
 };
 
 }  // namespace bifrons

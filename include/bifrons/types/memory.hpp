@@ -3,7 +3,8 @@
 // std::unique_ptr, std::shared_ptr and std::weak_ptr: the pointer encoding of docs/format.md,
 // "Pointers" (roles in detail/pointer_codec.hpp). A pointer to a polymorphic class may hold an
 // object of any class registered as derived from it (bifrons/polymorphic.hpp).
-//   - unique_ptr<T>: null or its object; reading reuses the object the pointer holds.
+//   - unique_ptr<T>: null or its object; reading reuses the object the pointer holds (a
+//     unique_ptr<const T> gets a new one).
 //   - shared_ptr<T>: an object that several shared_ptrs own is written once and read back as one
 //     object, owned by as many shared_ptrs. Reading always allocates (make_shared): an object
 //     being reused may have owners outside the message.
@@ -31,9 +32,11 @@ struct codec<std::unique_ptr<T>> {
                 "object of a derived class, which unique_ptr<T> would delete as a T. Declare `virtual ~T()`.");
   static_assert(!std::is_array_v<T>, "bifrons: unique_ptr<T[]> has no size; use std::vector<T>");
 
+  using U = std::remove_cv_t<T>;
+
   static constexpr std::size_t min_size = 1;
-  static std::size_t size(const std::unique_ptr<T>& p) { return detail::unique_size<T, false>(p.get()); }
-  static std::byte* write(std::byte* out, const std::unique_ptr<T>& p) { return detail::unique_write<T>(out, p.get()); }
+  static std::size_t size(const std::unique_ptr<T>& p) { return detail::unique_size<U, false>(p.get()); }
+  static std::byte* write(std::byte* out, const std::unique_ptr<T>& p) { return detail::unique_write<U>(out, p.get()); }
   static void read(detail::source& in, std::unique_ptr<T>& p) { detail::unique_read(in, p); }
 };
 

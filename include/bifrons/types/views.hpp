@@ -65,12 +65,15 @@ struct codec<std::span<T, Extent>> {
   static constexpr std::size_t min_size = 1;
   static std::size_t size(const S& s) { return detail::sequence_size(s, s.size()); }
   static std::byte* write(std::byte* out, const S& s) { return detail::write_sequence(out, s, s.size()); }
+  static constexpr bool readable = std::is_const_v<T> && (detail::block_element<E> || detail::record<E>) &&
+                                   Extent == std::dynamic_extent;
   static void read(detail::source& in, S& s) {
-    static_assert(std::is_const_v<T> && (detail::block_element<E> || detail::record<E>) &&
-                      Extent == std::dynamic_extent,
+    static_assert(readable,
                   "bifrons: only std::span<const T> of arithmetic T or of records can be read (as a view into "
                   "the input)");
-    if constexpr (detail::record<E>) {
+    if constexpr (!readable) {
+      // refused above
+    } else if constexpr (detail::record<E>) {
       read_records(in, s);
     } else {
       const std::size_t n = in.read_count(detail::wire_width<E>, 0);

@@ -1,0 +1,127 @@
+// BIFRONS_ERROR_PATHS (detail/paths.hpp, config.hpp): a failed read names the field path and
+// the C++ type where it failed. This executable is built with BIFRONS_ERROR_PATHS=1 (and without
+// the shared precompiled header, which is built without it); every other test runs without it.
+#if !BIFRONS_ERROR_PATHS
+#error "tests/CMakeLists.txt builds error_paths_test with BIFRONS_ERROR_PATHS=1"
+#endif
+#include <bifrons/bifrons.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "types/test_support.hpp"
+
+namespace bifrons_test::paths {  // a named namespace: the names in the paths are the same for every compiler
+
+namespace v2 {
+struct Item {
+  std::int32_t id = 0;
+  std::uint16_t count = 0;
+};
+struct Inventory {
+  std::uint32_t capacity = 0;
+  std::vector<Item> items;
+};
+struct GameSave {
+  std::string player;
+  Inventory inventory;
+};
+}  // namespace v2
+
+struct Item {
+  std::int32_t id = 0;
+  std::uint8_t count = 0;  // v2 widened it: a count over 255 does not fit
+};
+struct Inventory {
+  std::uint32_t capacity = 0;
+  std::vector<Item> items;
+};
+struct GameSave {
+  std::string player;
+  Inventory inventory;
+};
+
+/// Fields of a hook have positions, not names.
+struct Hooked {
+  std::int32_t a = 0;
+  bool flag = false;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(a, flag);
+  }
+};
+
+}  // namespace bifrons_test::paths
+
+namespace bifrons_test {
+namespace {
+
+using bifrons::errc;
+using namespace paths;
+
+TEST(ErrorPaths, NameTheFieldAndTheType) {
+  const bytes b = bifrons::to_bytes(v2::GameSave{"p", {10, {{1, 2}, {3, 4}, {5, 6}, {7, 300}}}});
+  const auto r = bifrons::try_from_bytes<GameSave>(b);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::value_out_of_range);
+  EXPECT_EQ(r.offset(), 17u);
+  EXPECT_EQ(r.path(), "bifrons_test::paths::GameSave.inventory.items[3].count");
+  EXPECT_EQ(r.type_name(), "unsigned char");
+  EXPECT_EQ(r.message(),
+            "bifrons: value out of range for the target type at byte 17 in "
+            "bifrons_test::paths::GameSave.inventory.items[3].count (unsigned char)");
+  try {
+    (void)bifrons::from_bytes<GameSave>(b);
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.path(), r.path());
+    EXPECT_EQ(e.type_name(), r.type_name());
+    EXPECT_EQ(std::string(e.what()), r.message());
+  }
+  // Into an existing object, and through a reader: the same path.
+  GameSave existing{"x", {1, {{9, 9}}}};
+  try {
+    bifrons::from_bytes(b, existing);
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.path(), r.path());
+  }
+  bifrons::reader reader(b);
+  try {
+    reader(existing);
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.path(), r.path());
+  }
+}
+
+TEST(ErrorPaths, HookFieldsMapKeysAndTopLevelValues) {
+  // A hook's second field (bool 07) in the first element of a map's value.
+  const bytes b = B({0x01, 0x01, 0x61, 0x01, 0x04, 0x02, 0x07});
+  const auto r = bifrons::try_from_bytes<std::map<std::string, std::vector<Hooked>>>(b);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::invalid_value);
+  EXPECT_EQ(r.offset(), 6u);
+  EXPECT_EQ(r.path().substr(r.path().find('[')), "[0][0].#1");  // the map's element, the vector's
+  EXPECT_EQ(r.type_name(), "bool");
+  // A top-level scalar: its own type, no field.
+  const auto s = bifrons::try_from_bytes<std::string>(B({0x05}));
+  EXPECT_EQ(s.path(), "std::basic_string<char>");
+  EXPECT_EQ(s.type_name(), "std::basic_string<char>");
+  // A read that succeeds has none.
+  EXPECT_EQ(bifrons::try_from_bytes<std::string>(B({0x00})).path(), "");
+}
+
+TEST(ErrorPaths, AReadRetriedFromDefaultsReportsTheRetrysPath) {
+  // Read into a reused object whose data lacks `count`: read again from defaults, and the path
+  // of the first pass's failure does not leak into a successful read.
+  Item existing{5, 5};
+  bifrons::from_bytes(B({0x02, 0x02}), existing);
+  EXPECT_EQ(existing.id, 1);
+  EXPECT_EQ(existing.count, 0);
+}
+
+}  // namespace
+}  // namespace bifrons_test
