@@ -563,7 +563,7 @@ TEST(TryFromBytes, AHookExceptionKeepsItsMessage) {
 TEST(Result, MessageIsWhatAnErrorWouldSay) {
   const auto r = bifrons::try_from_bytes<std::string>(B({0x02, 0x61}));
   ASSERT_FALSE(r);
-  EXPECT_EQ(r.message(), "bifrons: element count exceeds the remaining input at byte 0");
+  EXPECT_EQ(r.message(), "bifrons: element count exceeds the remaining input at byte 0 (at least 1 more byte needed)");
   EXPECT_TRUE(r.path().empty());  // no BIFRONS_ERROR_PATHS in this program
   EXPECT_TRUE(r.type_name().empty());
   EXPECT_EQ(bifrons::try_from_bytes<std::string>(B({0x01, 0x61})).message(), "");
@@ -581,7 +581,7 @@ TEST(FromBytes, TypesWithoutADefaultConstructor) {
   const auto r = bifrons::try_from_bytes<Made>(B({0x06, 0x02, 0x01, 0x61}));
   ASSERT_TRUE(r);
   EXPECT_EQ(*r, Made(1, "a"));
-  EXPECT_TRUE(fails_with<Made>(B({0x06, 0x02}), errc::unexpected_end, 0));
+  EXPECT_TRUE(fails_with<Made>(B({0x06, 0x02}), errc::unexpected_end, 2, 2));
   EXPECT_TRUE(fails_with<Made>(B({0x06, 0x02, 0x01, 0x61, 0x00}), errc::trailing_bytes, 4));
 }
 }  // namespace

@@ -876,8 +876,8 @@ TEST(FormatExamples, Section29MinimalTypes) {
 
   using bifrons::errc;
   expect_error<Label>("00", errc::invalid_value, 1);
-  expect_error<Label>("03 61 62", errc::count_exceeds_input, 0);
-  expect_error<UserId>("80", errc::unexpected_end, 0);
+  expect_error<Label>("03 61 62", errc::count_exceeds_input, 0, 1);
+  expect_error<UserId>("80", errc::unexpected_end, 1, 1);
 }
 
 }  // namespace

@@ -1701,17 +1701,19 @@ template <template <class...> class List>
 using case_list = List<integers, scalars, fixed_wrappers, floats, vector_double, strings, vector_int32, vector_long,
                        blocks, vector_bool, account, versioned, deprecated_fields, base_class, optional_variant,
                        tuple_pair, maps_sets, array_bitset, complex_chrono, unique_ptrs, body_64, body_8192, sequences,
-                       empties, stream, records, record_book, pointers, char_order, minimal, polymorphic, polymorphic_unknown>;
+                       empties, stream, records, record_book, pointers, char_order, minimal, polymorphic,
+                       polymorphic_unknown>;
 
 /// The cases that a schema (docs/schema.md) describes: all but the polymorphic ones, whose
-/// pointers to polymorphic classes the schema model does not cover yet (its section 6), so
-/// schema<T>() refuses them at compile time.
+/// pointers to polymorphic classes the schema model does not cover yet (its section 6), and
+/// `minimal`, whose types without a default constructor (minimal types, load_and_construct) it
+/// does not cover yet either: schema<T>() refuses both at compile time.
 template <template <class...> class List>
 using schema_case_list =
     List<integers, scalars, fixed_wrappers, floats, vector_double, strings, vector_int32, vector_long, blocks,
          vector_bool, account, versioned, deprecated_fields, base_class, optional_variant, tuple_pair, maps_sets,
          array_bitset, complex_chrono, unique_ptrs, body_64, body_8192, sequences, empties, stream, records,
-         record_book, pointers, char_order, minimal>;
+         record_book, pointers, char_order>;
 
 // ---- typed files (docs/format.md section 30): tests/golden/framed/<name>.bin --------------------
 // The same values as some cases above, behind the frame: magic, format 1, the type's name.

@@ -668,7 +668,7 @@ TEST(Named, SameBytesAsTheBareFieldsAndMissingFieldsKeepDefaults) {
   EXPECT_EQ(bifrons::from_bytes<NamedFields>(B({0x0a, 0x03, 0x0d, 0x0c, 0x0b, 0x0a})),
             (NamedFields{-2, 0x0a0b0c0d, 0, ""}));
   // The named fixed field is still checked: 3 of its 4 bytes are in the body.
-  EXPECT_TRUE(fails_with<NamedFields>(B({0x08, 0x03, 0x0d, 0x0c, 0x0b}), errc::unexpected_end, 2));
+  EXPECT_TRUE(fails_with<NamedFields>(B({0x08, 0x03, 0x0d, 0x0c, 0x0b}), errc::unexpected_end, 5, 1));
 }
 
 // ---- private hooks: friend bifrons::access --------------------------------------------------------------
@@ -956,7 +956,7 @@ TEST(LoadAndConstruct, AConstructorThatThrowsIsAUserError) {
   EXPECT_THROW((void)bifrons::from_bytes<Sensor>(zero), std::invalid_argument);  // passes through
   // The rate's varint is cut short: the hook sees rate 0 and the constructor throws, but the
   // read had failed first, and that failure is what both entry points report.
-  EXPECT_TRUE(fails_with<Sensor>(B({0x0a, 0x02, 0x61, 0x62, 0x80, 0x80}), errc::unexpected_end, 4));
+  EXPECT_TRUE(fails_with<Sensor>(B({0x0a, 0x02, 0x61, 0x62, 0x80, 0x80}), errc::unexpected_end, 6, 1));
 }
 
 // ---- minimal types ------------------------------------------------------------------------------------
@@ -1024,7 +1024,7 @@ TEST(Minimal, InvariantsRefuseValues) {
   EXPECT_EQ(r.offset(), 2u);
   EXPECT_EQ(r.message(), "bifrons: exception thrown by user code at byte 2: 0 is not a user id");
   // A value that does not decode is reported as such, before any hook sees it.
-  EXPECT_TRUE(fails_with<Label>(B({0x03, 0x61}), errc::count_exceeds_input, 0));
+  EXPECT_TRUE(fails_with<Label>(B({0x03, 0x61}), errc::count_exceeds_input, 0, 2));
 }
 
 /// A class that is its base's value: `base<std::string>` in a hook, or a minimal form.
@@ -1192,9 +1192,9 @@ TEST(Hooks, ReadIntoAReusedObjectTheHookSeesWhatAFreshReadSees) {
     ADD_FAILURE() << "no exception";
   } catch (const bifrons::error& e) {
     EXPECT_EQ(e.code(), errc::unexpected_end);
-    EXPECT_EQ(e.offset(), 1u);
+    EXPECT_EQ(e.offset(), 2u);  // where the input ends, inside the varint
   }
-  EXPECT_TRUE(fails_with<Checked<false>>(B({0x02, 0x80}), errc::unexpected_end, 1));
+  EXPECT_TRUE(fails_with<Checked<false>>(B({0x02, 0x80}), errc::unexpected_end, 2, 1));
 }
 
 // ---- a type one cannot edit ------------------------------------------------------------------------------

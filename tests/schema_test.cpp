@@ -7,8 +7,12 @@
 // Then every rule of docs/schema.md that the golden cases do not reach, on small types.
 
 #include <bifrons/schema.hpp>
+#include <bifrons/types/atomic.hpp>
+#include <bifrons/types/filesystem.hpp>
+#include <bifrons/types/valarray.hpp>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -20,6 +24,7 @@
 #include <stack>
 #include <stdexcept>
 #include <string>
+#include <valarray>
 
 #include "golden_cases.hpp"
 
@@ -95,6 +100,35 @@ struct Pointers {
   std::weak_ptr<std::int32_t> weak;
   const std::int32_t* raw = nullptr;
   std::unique_ptr<std::string> unique;
+};
+
+/// A minimal type: written as its number alone (format.md, section 29).
+struct Code {
+  std::uint16_t value = 0;
+  template <class Archive>
+  std::uint16_t save_minimal(const Archive&) const {
+    return value;
+  }
+  template <class Archive>
+  void load_minimal(const Archive&, const std::uint16_t& v) {
+    value = v;
+  }
+};
+
+/// Types written as another type's bytes, and that other type's twin.
+struct WrittenAsOthers {
+  Code code;
+  std::filesystem::path path;
+  std::atomic<std::int32_t> counter{0};
+  std::valarray<std::int16_t> samples;
+  std::optional<const std::int32_t> limit;
+};
+struct WrittenAsOthersTwin {
+  std::uint16_t code = 0;
+  std::string path;
+  std::int32_t counter = 0;
+  std::vector<std::int16_t> samples;
+  std::optional<std::int32_t> limit;
 };
 
 struct Viewed {
@@ -338,6 +372,21 @@ TEST(SchemaTypes, VarintOverridesAndViews) {
                 R"({"default": "00", "name": "wide", "type": {"kind": "string", "unit": "u16", "view": true}})",
                 R"({"default": "00", "name": "numbers", "type": {"element": "i32", "kind": "sequence", "view": true}})",
             }));
+}
+
+TEST(SchemaTypes, MinimalTypesPathsAtomicsValarraysAndConstAreTheTypesTheyAreWrittenAs) {
+  const std::vector<std::string> fields = fields_of(document<WrittenAsOthers>(), "schema_test::WrittenAsOthers");
+  EXPECT_EQ(fields, fields_of(document<WrittenAsOthersTwin>(), "schema_test::WrittenAsOthersTwin"));
+  ASSERT_EQ(fields.size(), 5u);
+  EXPECT_EQ(fields[0], R"({"default": "00", "name": "code", "type": "u16"})");
+  // The two structs encode alike, as their schemas say.
+  WrittenAsOthers value;
+  value.code.value = 300;
+  value.path = "a/b";
+  value.counter = -7;
+  value.samples = {1, -2};
+  value.limit.emplace(9);
+  EXPECT_EQ(bifrons::to_bytes(value), bifrons::to_bytes(WrittenAsOthersTwin{300, "a/b", -7, {1, -2}, 9}));
 }
 
 TEST(SchemaTypes, PointersByRoleAndRecursiveTypesOnce) {

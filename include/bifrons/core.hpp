@@ -499,7 +499,7 @@ template <class T>
   try {
     w = detail::write_into(value, buffer);
   } catch (...) {
-    return {errc::user_error, 0, detail::hook_exception_details()};
+    return {errc::user_error, 0, 0, detail::hook_exception_details()};
   }
 #else
   w = detail::write_into(value, buffer);
@@ -590,9 +590,10 @@ template <class T, detail::byte_input Bytes>
     detail::read_outcome<T> outcome{};
     auto read_into = [&](auto& target) {
       return detail::guarded([&] {
-        outcome = options.canonical_only ? detail::read_canonical<true>(in, target, options, object_state::fresh)
-                                         : detail::read_all<std::remove_reference_t<decltype(target)>, true>(
-                                               in, target, options, object_state::fresh);
+        outcome = options.canonical_only
+                      ? detail::read_canonical<true>(in, target, options, object_state::fresh)
+                      : detail::read_all<std::remove_reference_t<decltype(target)>, true>(in, target, options,
+                                                                                          object_state::fresh);
         return static_cast<const detail::read_status&>(outcome);
       });
     };

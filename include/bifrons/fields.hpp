@@ -18,8 +18,8 @@
 #include <utility>
 
 #include "detail/containers.hpp"
-#include "detail/registry.hpp"
 #include "detail/creation.hpp"
+#include "detail/registry.hpp"
 #include "detail/scalars.hpp"
 #include "detail/struct_codec.hpp"
 

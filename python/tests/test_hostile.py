@@ -47,8 +47,8 @@ def test_every_truncation_fails_where_the_library_fails(name: str) -> None:
 def test_truncations_are_mostly_unexpected_end() -> None:
     codes = {r[2] for found in EXPECTATIONS.values() for r in found["truncations"]}
     assert codes == {"unexpected_end", "count_exceeds_input"}
-    # A struct file cut anywhere fails at its first envelope, the one that announced the bytes.
-    assert EXPECTATIONS["account"]["truncations"] == [[0, 95, "unexpected_end", 0]]
+    # A struct file cut anywhere fails where the input ends (docs/format.md, section 26).
+    assert EXPECTATIONS["account"]["truncations"] == [[n, n, "unexpected_end", n] for n in range(96)]
 
 
 @pytest.mark.parametrize("name", golden_names())
@@ -204,7 +204,7 @@ def test_varints_longer_than_64_bits_or_not_minimal() -> None:
     assert _error(u64, bytes.fromhex("ffffffffffffffffff02")) == ("malformed_varint", 0)
     assert _error(u64, bytes.fromhex("ffffffffffffffffff8001")) == ("malformed_varint", 0)
     assert _error(u64, bytes.fromhex("8000")) == ("malformed_varint", 0)
-    assert _error(u64, bytes.fromhex("ffff")) == ("unexpected_end", 0)
+    assert _error(u64, bytes.fromhex("ffff")) == ("unexpected_end", 2)
     assert u64.decode(bytes.fromhex("ffffffffffffffffff01")) == 2**64 - 1
     assert _error(_schema("u32"), bytes.fromhex("8080808010")) == ("value_out_of_range", 0)
     assert _error(_schema("i8"), bytes.fromhex("8002")) == ("value_out_of_range", 0)

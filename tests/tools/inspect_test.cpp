@@ -218,9 +218,9 @@ TEST(Framed, TheFrameNamesTheSchemaToReadWith) {
 TEST(Errors, NameTheCodeTheOffsetAndTheFieldPath) {
   const schema s = golden_schema<golden::account>();
   auto file = bytes_of(read_text(golden("account.bin")));
-  // A truncated file fails at the root's header, which announces more bytes than there are.
+  // A truncated file fails where the input ends: the root's header announces more bytes than there are.
   const decode_result truncated = decode(s, std::vector<std::byte>(file.begin(), file.begin() + 50));
-  EXPECT_EQ(outcome(truncated.ok, truncated.code, truncated.offset), "unexpected_end at 0");
+  EXPECT_EQ(outcome(truncated.ok, truncated.code, truncated.offset), "unexpected_end at 50");
   EXPECT_EQ(truncated.path, "(root)");
   // The length of the second order's symbol (at 47) made 127: more than its envelope holds.
   file[47] = std::byte{0x7F};

@@ -100,13 +100,18 @@ class builder {
     } else if constexpr (is_string<U>()) {
       return string(v);
     } else if constexpr (requires { typename U::mapped_type; }) {
+      // In the order of the bytes (keys holding char in unsigned order: format.md, section 12).
       json a = json::array();
-      for (const auto& [key, value] : v) {
+      bifrons::detail::for_each_in_canonical_order(v, [&](const auto& entry) {
         json pair = json::array();
-        pair.push(of(key));
-        pair.push(of(value));
+        pair.push(of(entry.first));
+        pair.push(of(entry.second));
         a.push(std::move(pair));
-      }
+      });
+      return a;
+    } else if constexpr (requires { typename U::key_type; }) {  // sets, in the order of the bytes
+      json a = json::array();
+      bifrons::detail::for_each_in_canonical_order(v, [&](const auto& e) { a.push(of(e)); });
       return a;
     } else if constexpr (requires { typename U::container_type; }) {  // queue, stack, priority_queue
       return of(bifrons::detail::adapter_access<U>::container(v));

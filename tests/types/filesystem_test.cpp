@@ -41,8 +41,8 @@ static_assert(!bifrons::detail::may_hold_pointers<std::string>());
 static_assert(bifrons::detail::hook_count<std::string> == 0);
 
 TEST(Path, ErrorsAreTheStringsErrors) {
-  EXPECT_TRUE(fails_with<path>(B({0x05, 0x61}), errc::count_exceeds_input, 0));
-  EXPECT_TRUE(fails_with<path>(bytes{}, errc::unexpected_end, 0));
+  EXPECT_TRUE(fails_with<path>(B({0x05, 0x61}), errc::count_exceeds_input, 0, 4));
+  EXPECT_TRUE(fails_with<path>(bytes{}, errc::unexpected_end, 0, 1));
 }
 
 }  // namespace

@@ -437,7 +437,7 @@ TEST(UniquePtr, ObjectsWithoutDefaultConstructor) {
   EXPECT_EQ(*existing, Made(2, "b"));
   const auto to_const = bifrons::from_bytes<std::unique_ptr<const Made>>(B({0x01, 0x06, 0x02, 0x01, 0x61}));
   EXPECT_EQ(*to_const, Made(1, "a"));
-  EXPECT_TRUE(fails_with<std::unique_ptr<Made>>(B({0x01, 0x06, 0x02}), errc::unexpected_end, 1));
+  EXPECT_TRUE(fails_with<std::unique_ptr<Made>>(B({0x01, 0x06, 0x02}), errc::unexpected_end, 3, 2));
 }
 
 TEST(SharedPtr, ObjectsWithoutDefaultConstructorKeepTheirIdentity) {

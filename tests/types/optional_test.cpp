@@ -92,7 +92,7 @@ TEST(Optional, OfATypeWithoutDefaultConstructor) {
   EXPECT_EQ(existing, Made(1, "a"));
   bifrons::from_bytes(B({0x00}), existing);
   EXPECT_FALSE(existing);
-  EXPECT_TRUE(fails_with<std::optional<Made>>(B({0x01, 0x06, 0x02}), errc::unexpected_end, 1));
+  EXPECT_TRUE(fails_with<std::optional<Made>>(B({0x01, 0x06, 0x02}), errc::unexpected_end, 3, 2));
 }
 
 TEST(Optional, OfConst) {

@@ -42,7 +42,8 @@ TEST(Valarray, RoundTripsAndReuses) {
 }
 
 TEST(Valarray, CountsAreChecked) {
-  EXPECT_TRUE(fails_with<std::valarray<std::int32_t>>(B({0x02, 0x01, 0x00, 0x00, 0x00}), errc::count_exceeds_input, 0));
+  EXPECT_TRUE(fails_with<std::valarray<std::int32_t>>(B({0x02, 0x01, 0x00, 0x00, 0x00}), errc::count_exceeds_input, 0,
+                                                      4));
   bifrons::read_options limits;
   limits.max_alloc_bytes = 8;
   const auto r =

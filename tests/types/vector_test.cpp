@@ -201,7 +201,7 @@ void check_sequence_of_made() {
   bifrons::from_bytes(B({0x00}), shorter);
   EXPECT_TRUE(shorter.empty());
   // The second element is cut short.
-  EXPECT_TRUE(fails_with<C>(B({0x02, 0x06, 0x02, 0x01, 0x61, 0x06, 0x04}), errc::unexpected_end, 5));
+  EXPECT_TRUE(fails_with<C>(B({0x02, 0x06, 0x02, 0x01, 0x61, 0x06, 0x04}), errc::unexpected_end, 7, 2));
 }
 
 TEST(Vector, ElementsWithoutDefaultConstructor) {

@@ -39,6 +39,8 @@ std::string_view errc_name(errc code) {
     case errc::unregistered_type: return "unregistered_type";
     case errc::not_bifrons: return "not_bifrons";
     case errc::type_mismatch: return "type_mismatch";
+    case errc::newer_version: return "newer_version";
+    case errc::non_canonical: return "non_canonical";
   }
   return "unknown";
 }
@@ -187,7 +189,7 @@ class decoder {
   std::size_t remaining() const { return limit_ - pos_; }
 
   const std::byte* take(std::size_t n) {
-    if (remaining() < n) fail(errc::unexpected_end, pos_);
+    if (remaining() < n) fail(errc::unexpected_end, limit_);
     const std::byte* p = in_.data() + pos_;
     pos_ += n;
     return p;
@@ -200,7 +202,7 @@ class decoder {
     const std::size_t start = pos_;
     std::uint64_t value = 0;
     for (unsigned shift = 0;; shift += 7) {
-      if (pos_ == limit_) fail(errc::unexpected_end, start);
+      if (pos_ == limit_) fail(errc::unexpected_end, limit_);
       const auto b = static_cast<std::uint8_t>(in_[pos_++]);
       if (shift == 63 && b > 1) fail(errc::malformed_varint, start);
       value |= static_cast<std::uint64_t>(b & 0x7F) << shift;
@@ -399,7 +401,7 @@ class decoder {
     --depth_left_;
     const std::uint64_t h = varint();
     const std::uint64_t length = h >> 1;
-    if (length > remaining()) fail(errc::unexpected_end, start);
+    if (length > remaining()) fail(errc::unexpected_end, limit_);
     note(start, pos_ - start, d.name + ": " + std::to_string(length) + " bytes" + ((h & 1) ? ", with a version" : ""));
     const std::size_t saved_limit = limit_;
     limit_ = pos_ + static_cast<std::size_t>(length);
@@ -522,7 +524,7 @@ class decoder {
     const std::size_t start = pos_;
     const std::uint64_t h = varint();
     const std::uint64_t length = h >> 1;
-    if (length > remaining()) fail(errc::unexpected_end, start);
+    if (length > remaining()) fail(errc::unexpected_end, limit_);
     if (h & 1) fail(errc::invalid_value, start);
     if (!whole_fields(d, length)) fail(errc::invalid_stride, start);
     note(start, pos_ - start, d.name + " (record): " + std::to_string(length) + " bytes");
@@ -573,8 +575,8 @@ class decoder {
     json v = json::array();
     for (std::uint64_t i = 0; i < n; ++i) {
       json e;
-      // An invalid element (a bool byte other than 00/01) is reported at the block's start.
-      if (!fixed_value(p, data + i * width, e)) fail(errc::invalid_value, at);
+      // An invalid element (a bool byte other than 00/01) is reported at that element.
+      if (!fixed_value(p, data + i * width, e)) fail(errc::invalid_value, at + static_cast<std::size_t>(i) * width);
       if (options_.annotate) {
         path_scope scope(*this, "[" + std::to_string(i) + "]");
         note(at + static_cast<std::size_t>(i) * width, width, to_text(e));
@@ -651,9 +653,8 @@ class decoder {
     json v = json::array();
     if (const definition* d = record_of(t.arg())) {
       if (t.size == 0) return v;
-      const std::size_t at = pos_;
       const std::uint64_t width = stride(*d);
-      if (width != 0 && t.size > remaining() / width) fail(errc::unexpected_end, at);
+      if (width != 0 && t.size > remaining() / width) fail(errc::unexpected_end, limit_);
       const std::size_t p = pos_;
       take(static_cast<std::size_t>(t.size * width));
       for (std::uint64_t i = 0; i < t.size; ++i) {

@@ -170,10 +170,10 @@ std::size_t pointee_size(write_session& s, const T& object) {
 
 /// What the writer knows of the object a pointer points to.
 struct pointee {
-  const void* address;             // the complete object
-  const void* key;                 // its identity in the session: type_key<T> or its registered type
+  const void* address;  // the complete object
+  const void* key;  // its identity in the session: type_key<T> or its registered type
   const registered_type* dynamic;  // tag 2: its registered type, which is not the pointer's type
-  std::size_t dynamic_index;       // ...and its entry in the session
+  std::size_t dynamic_index;  // ...and its entry in the session
 };
 
 /// The complete object of *p and its identity, or false (and the error) when it cannot be
@@ -443,7 +443,7 @@ inline bool add_skipped(source& in, const std::byte* at, std::uint64_t count) {
 /// A reference (tag at `at`) to object `tag`'s object, as a pointer to T.
 struct reference {
   object_table::entry* entry;  // nullptr: the pointer reads as null (a skipped object)
-  void* address;               // the T subobject
+  void* address;  // the T subobject
 };
 
 /// Resolves a reference tag: the object must exist and be a T (or, for a polymorphic T, of a
@@ -718,7 +718,8 @@ void owning_read(source& in, T*& p) {
   if (p != nullptr) {
     // An object of another dynamic type than the data's, or one that cannot be read into, is replaced.
     bool replaced = !readable_in_place<T>;
-    if constexpr (std::is_polymorphic_v<T>) replaced = replaced || typeid(*p) != (type != nullptr ? *type->type : typeid(T));
+    if constexpr (std::is_polymorphic_v<T>)
+      replaced = replaced || typeid(*p) != (type != nullptr ? *type->type : typeid(T));
     if (replaced) {
       delete p;
       p = nullptr;

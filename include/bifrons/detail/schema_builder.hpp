@@ -380,13 +380,14 @@ json::value record_definition(schema_builder& b) {
 
 template <class T>
 json::value struct_definition(schema_builder& b) {
-  static_assert(std::default_initializable<T>,
+  static_assert(access::default_constructible<T>,
                 "bifrons: schema<T>() calls each class's hook on a default-constructed object, to find its "
-                "fields and their defaults; give this class a default constructor");
-  if constexpr (std::default_initializable<T>) {
+                "fields and their defaults; give this class a default constructor (a private one with "
+                "`friend bifrons::access;` will do: load_and_construct alone is not enough)");
+  if constexpr (access::default_constructible<T>) {
     check_hooks<T>();
     json::value def = kind_object("struct");
-    const T object{};
+    const T object = access::make<T>();
     schema_archive<T> ar(b);
     if constexpr (reflected<T>) {
       [&]<std::size_t... I>(std::index_sequence<I...>) {
@@ -441,6 +442,14 @@ struct describer {
       return describe_enum<T>(b);
     } else if constexpr (std::is_pointer_v<T>) {
       return pointer_to<std::remove_pointer_t<T>>(b, "raw");
+    } else if constexpr (std_path_like<T>) {
+      return b.describe<std::string>();  // its UTF-8 string: the bytes of a std::string
+    } else if constexpr (std_atomic_like<T>) {
+      return b.describe<typename T::value_type>();
+    } else if constexpr (std_valarray_like<T>) {
+      return b.describe<std::vector<typename T::value_type>>();
+    } else if constexpr (std::is_class_v<T> && has_save_minimal<T>) {
+      return b.describe<minimal_value<T>>();  // written as its value alone (format.md, section 29)
     } else if constexpr (std::is_class_v<T>) {
       return describe_class<T>(b);
     } else {

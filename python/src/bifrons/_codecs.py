@@ -101,7 +101,7 @@ class Boolean(Codec):
     def read(self, r: Reader) -> bool:
         pos = r.pos
         if pos >= r.limit:
-            raise DecodeError(_UNEXPECTED_END, pos)
+            raise DecodeError(_UNEXPECTED_END, r.limit)
         b = r.data[pos]
         if b > 1:
             raise DecodeError(_INVALID_VALUE, pos, f"a bool byte {b:#04x}")
@@ -120,7 +120,8 @@ class Boolean(Codec):
         at = r.take(n)
         chunk = r.data[at : at + n]
         if n and max(chunk) > 1:
-            raise DecodeError(_INVALID_VALUE, at, "a bool byte other than 00 or 01 in the block")
+            bad = next(i for i, b in enumerate(chunk) if b > 1)  # reported at that element
+            raise DecodeError(_INVALID_VALUE, at + bad, "a bool byte other than 00 or 01 in the block")
         return [b == 1 for b in chunk]
 
     def write_block(self, w: Writer, values: Sequence[Any]) -> None:
@@ -157,7 +158,7 @@ class Octet(Codec):
     def read(self, r: Reader) -> int:
         pos = r.pos
         if pos >= r.limit:
-            raise DecodeError(_UNEXPECTED_END, pos)
+            raise DecodeError(_UNEXPECTED_END, r.limit)
         r.pos = pos + 1
         return r.data[pos]
 
@@ -281,7 +282,7 @@ class Float(Codec):
         pos = r.pos
         width = self.block_width
         if r.limit - pos < width:
-            raise DecodeError(_UNEXPECTED_END, pos)
+            raise DecodeError(_UNEXPECTED_END, r.limit)
         r.pos = pos + width
         if width == 8:
             x = _unpack_f64(r.data, pos)[0]
@@ -422,7 +423,7 @@ class Struct(Codec):
         header = r.varint()
         length = header >> 1
         if length > r.limit - r.pos:
-            raise DecodeError(_UNEXPECTED_END, start, f"a body of {length} bytes, {r.limit - r.pos} left")
+            raise DecodeError(_UNEXPECTED_END, r.limit, f"a body of {length} bytes, {r.limit - r.pos} left")
         saved_limit = r.limit
         end = r.limit = r.pos + length
         value: Dict[str, Any] = {}
@@ -534,7 +535,7 @@ class Record(Codec):
         header = r.varint()
         length = header >> 1
         if length > r.limit - r.pos:
-            raise DecodeError(_UNEXPECTED_END, start, f"a record of {length} bytes, {r.limit - r.pos} left")
+            raise DecodeError(_UNEXPECTED_END, r.limit, f"a record of {length} bytes, {r.limit - r.pos} left")
         if header & 1:
             raise DecodeError(_INVALID_VALUE, start, "a record header with the version bit")
         if not self.whole_fields(length):
@@ -575,7 +576,7 @@ class Record(Codec):
         at = r.pos
         stride = self.stride(r)
         if stride and size > (r.limit - r.pos) // stride:
-            raise DecodeError(_UNEXPECTED_END, at, f"{size} records of {stride} bytes, {r.limit - r.pos} left")
+            raise DecodeError(_UNEXPECTED_END, r.limit, f"{size} records of {stride} bytes, {r.limit - r.pos} left")
         p = r.pos
         r.pos = p + size * stride
         return self._records(r, p, size, stride)
@@ -1064,7 +1065,7 @@ class Optional_(Codec):
     def read(self, r: Reader) -> Any:
         pos = r.pos
         if pos >= r.limit:
-            raise DecodeError(_UNEXPECTED_END, pos)
+            raise DecodeError(_UNEXPECTED_END, r.limit)
         tag = r.data[pos]
         r.pos = pos + 1
         if tag == 0:

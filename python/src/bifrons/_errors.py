@@ -32,8 +32,12 @@ class Errc(enum.IntEnum):
     ownership_conflict = 19
     ownership_cycle = 20
     object_limit_exceeded = 21
+    unknown_type = 22
+    unregistered_type = 23
     not_bifrons = 24
     type_mismatch = 25
+    newer_version = 26
+    non_canonical = 28
 
 
 class Error(Exception):

@@ -91,7 +91,7 @@ class Reader:
         """Consumes n bytes; returns where they start."""
         pos = self.pos
         if self.limit - pos < n:
-            raise DecodeError(_UNEXPECTED_END, pos)
+            raise DecodeError(_UNEXPECTED_END, self.limit)
         self.pos = pos + n
         return pos
 
@@ -113,7 +113,7 @@ class Reader:
         shift = 0
         while True:
             if pos >= limit:
-                raise DecodeError(_UNEXPECTED_END, start)
+                raise DecodeError(_UNEXPECTED_END, limit)
             b = data[pos]
             pos += 1
             if shift == 63 and b > 1:
