@@ -231,8 +231,27 @@ struct Step final : Link {
   }
 };
 
+/// Private hook and private default constructor (friend bifrons::access): the registry makes its
+/// objects through access too.
+class Sealed final : public Shape {
+ public:
+  explicit Sealed(std::int32_t code) : code_(code) {}
+  std::int32_t code() const { return code_; }
+  int kind() const override { return 11; }
+
+ private:
+  friend bifrons::access;
+  Sealed() = default;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Shape>(*this), code_);
+  }
+  std::int32_t code_ = 0;
+};
+
 }  // namespace poly
 
+BIFRONS_REGISTER(poly::Sealed, "poly.Sealed");
 BIFRONS_REGISTER(poly::Circle, "poly.Circle");
 BIFRONS_REGISTER(poly::Square, "poly.Square");
 BIFRONS_REGISTER(poly::Ring, "poly.Ring");
@@ -411,6 +430,20 @@ TEST(Polymorphic, OwningRawPointer) {
   bifrons::from_bytes(circle_bytes, back);
   EXPECT_EQ(back.shape, reused);
   (void)before;
+}
+
+TEST(Polymorphic, APrivateDefaultConstructorAndHookThroughAccess) {
+  std::unique_ptr<Shape> unique = std::make_unique<Sealed>(7);
+  unique->id = 1;
+  const auto back = bifrons::from_bytes<std::unique_ptr<Shape>>(bifrons::to_bytes(unique));
+  ASSERT_NE(back, nullptr);
+  EXPECT_EQ(dynamic_type(back.get()), typeid(Sealed));
+  EXPECT_EQ(back->id, 1);
+  EXPECT_EQ(static_cast<const Sealed&>(*back).code(), 7);
+  const std::shared_ptr<Shape> shared = std::make_shared<Sealed>(8);
+  const auto shared_back = bifrons::from_bytes<std::shared_ptr<Shape>>(bifrons::to_bytes(shared));
+  ASSERT_NE(shared_back, nullptr);
+  EXPECT_EQ(static_cast<const Sealed&>(*shared_back).code(), 8);
 }
 
 TEST(Polymorphic, FailedReadFreesOwnedObjectsAndNullsThePointer) {
