@@ -76,9 +76,13 @@ TEST(Context, ScopesNestAndEndWithTheirThread) {
     bifrons::context_scope<Interner> c(other);
     EXPECT_EQ(bifrons::context<Counter>(ar), &inner);  // the innermost of its type
     EXPECT_EQ(bifrons::context<Interner>(ar), &other);
-    const Counter* seen_elsewhere = &inner;
-    std::thread([&] { seen_elsewhere = bifrons::context<Counter>(ar); }).join();
-    EXPECT_EQ(seen_elsewhere, nullptr);  // another thread has its own scopes
+    // Another thread has its own scopes. (Not under qemu-user: Debian 12's qemu-i386 never
+    // returns from creating a thread, even in a program that does nothing else.)
+    if constexpr (!emulated) {
+      const Counter* seen_elsewhere = &inner;
+      std::thread([&] { seen_elsewhere = bifrons::context<Counter>(ar); }).join();
+      EXPECT_EQ(seen_elsewhere, nullptr);
+    }
   }
   EXPECT_EQ(bifrons::context<Counter>(ar), &outer);
   EXPECT_EQ(bifrons::context<Interner>(ar), nullptr);

@@ -672,7 +672,6 @@ TEST(FormatExamples, Section12EqualKeysAreOneKey) {
 struct Balance {
   std::string currency;
   double amount = 0;
-  friend bool operator==(const Balance&, const Balance&) = default;
 };
 
 struct HeroV1 {

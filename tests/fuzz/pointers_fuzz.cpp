@@ -6,11 +6,9 @@
 // non-owning pointers point into the value itself. LeakSanitizer (on in every libFuzzer run) fails
 // an input whose read, failed or not, leaks an object.
 //
-// POLYMORPHIC POINTERS GO HERE: pointers to polymorphic types (tag 2, registered type names) are
-// refused at compile time for now. When they land, add a case of a class hierarchy read through
-// base-class pointers (shared_ptr<Base>, unique_ptr<Base>, owning Base*), objects of known and of
-// unknown dynamic types, and golden files holding them; the properties above apply unchanged, plus
-// "the dynamic type survives the round trip".
+// Polymorphic pointers (tag 2, registered type names): the golden hierarchies of
+// polymorphic.bin and polymorphic_unknown.bin (every pointer kind to a base, multiple and virtual
+// inheritance), with the properties above plus "the dynamic types survive the round trip".
 
 #include <cstddef>
 #include <cstdint>
@@ -18,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -344,6 +343,69 @@ struct owning_trees {
   }
 };
 
+// ---- polymorphic objects --------------------------------------------------------------------------
+
+/// The dynamic types of the objects a list of pointers holds, in order (null: nullptr).
+template <class Pointers>
+std::vector<const std::type_info*> dynamic_types(const Pointers& pointers) {
+  std::vector<const std::type_info*> out;
+  for (const auto& p : pointers) out.push_back(p ? &typeid(*p) : nullptr);
+  return out;
+}
+
+/// unique_ptr, shared_ptr, weak_ptr and raw pointers to bases of registered classes.
+struct golden_polymorphic {
+  static constexpr const char* name = golden::polymorphic::name;
+  static constexpr bool copy_by_bytes = true;
+  using type = golden::polymorphic::type;
+  static constexpr std::array golden{golden::polymorphic::name};
+  static std::vector<type> samples() {
+    std::vector<type> out;
+    out.push_back(golden::polymorphic::value());
+    out.emplace_back();
+    return out;
+  }
+  static void check(const fuzz::context& ctx, const type& read, const type& again) {
+    ctx.check(dynamic_types(read.shapes) == dynamic_types(again.shapes),
+              "polymorphic: another dynamic type after a round trip");
+    // Two shared_ptrs to different bases of one object: one object, or not, on both sides.
+    const auto one_label = [](const type& v) {
+      return v.label_as_shape && v.label_as_named &&
+             dynamic_cast<const void*>(v.label_as_shape.get()) == dynamic_cast<const void*>(v.label_as_named.get());
+    };
+    ctx.check(one_label(read) == one_label(again), "polymorphic: the label's two bases are no longer one object");
+  }
+};
+
+/// Shared objects of several registered types, one inside another (polymorphic_unknown.bin).
+struct shared_polymorphic {
+  static constexpr const char* name = golden::polymorphic_unknown::name;
+  static constexpr bool copy_by_bytes = true;
+  using type = golden::polymorphic_unknown::type;
+  static constexpr std::array golden{golden::polymorphic_unknown::name};
+  static std::vector<type> samples() {
+    std::vector<type> out;
+    out.push_back(golden::polymorphic_unknown::value());
+    out.emplace_back();
+    return out;
+  }
+  static void check(const fuzz::context& ctx, const type& read, const type& again) {
+    ctx.check(dynamic_types(read.shapes) == dynamic_types(again.shapes),
+              "shared polymorphic: another dynamic type after a round trip");
+    const auto sharing = [](const type& v) {
+      std::vector<std::size_t> first_seen;
+      for (std::size_t i = 0; i < v.shapes.size(); ++i) {
+        std::size_t j = 0;
+        while (j < i && v.shapes[j] != v.shapes[i]) ++j;
+        first_seen.push_back(j);
+      }
+      return first_seen;
+    };
+    ctx.check(sharing(read) == sharing(again), "shared polymorphic: another sharing pattern after a round trip");
+  }
+};
+
 }  // namespace
 
-BIFRONS_FUZZ_CASES(shared, unique, observers, refs, golden_pointers, owning_trees)
+BIFRONS_FUZZ_CASES(shared, unique, observers, refs, golden_pointers, owning_trees, golden_polymorphic,
+                   shared_polymorphic)
