@@ -173,7 +173,30 @@ struct Containers {
   bifrons::deprecated<std::variant<std::int32_t, std::string>> retired_variant;
 };
 
+struct Figure {
+  std::string label;
+  virtual ~Figure() = default;
+  virtual int corners() const = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::named("label", label));
+  }
+};
+struct Disc final : Figure {
+  std::int32_t radius = 0;
+  int corners() const override { return 0; }
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::named("figure", bifrons::base<Figure>(*this)), bifrons::named("radius", radius));
+  }
+};
+struct Figures {
+  std::vector<std::shared_ptr<Figure>> figures;
+};
+
 }  // namespace schema_test
+
+BIFRONS_REGISTER(schema_test::Disc, "schema_test.Disc");
 
 template <>
 inline constexpr std::string_view bifrons::schema_name<schema_test::Renamed> = "app.Renamed";
@@ -428,6 +451,18 @@ TEST(SchemaTypes, PolymorphicPointersAndTheRegisteredClassesTheProgramNames) {
             R"({"base": true, "default": "0200", "name": "field0", "type": "golden::PRoot", "virtual": true})");
   // Without registered classes, no "polymorphic" member: PolySet reaches no registered class.
   EXPECT_EQ(document<golden::PolySet>().find("polymorphic"), nullptr);
+}
+
+TEST(SchemaTypes, AnAbstractClassTakesItsFieldsFromADerivedClass) {
+  // golden::PolySet has no abstract class; schema_test::Figure is one, Disc derives from it.
+  const value alone = document<Figures>();
+  EXPECT_EQ(one_line(at(at(alone, "types"), "schema_test::Figure")),
+            R"({"abstract": true, "fields": [], "hook": true, "kind": "struct"})");
+  const value with_disc = document<Figures, Disc>();
+  EXPECT_EQ(one_line(at(at(with_disc, "types"), "schema_test::Figure")),
+            R"({"abstract": true, "fields": [{"default": "00", "name": "label", "type": {"kind": "string", "unit": )"
+            R"("char"}}], "hook": true, "kind": "struct"})");
+  EXPECT_EQ(one_line(at(with_disc, "polymorphic")), R"({"schema_test.Disc": "schema_test::Disc"})");
 }
 
 TEST(SchemaTypes, AClassThatIsNotRegisteredIsRefused) {

@@ -87,3 +87,32 @@ def test_schemas_that_misuse_the_keys_are_refused() -> None:
     document["types"]["golden::PShape"]["bases"] = ["golden::PNamed"]  # not a registered class
     with pytest.raises(bifrons.SchemaError):
         bifrons.Schema(document)
+
+
+def test_a_pointer_to_an_abstract_class_holds_only_registered_classes() -> None:
+    shape = {"abstract": True, "fields": [{"default": "00", "name": "id", "type": "i32"}], "hook": True,
+             "kind": "struct"}
+    square = {
+        "bases": ["Shape"],
+        "fields": [
+            {"base": True, "default": "0200", "name": "shape", "type": "Shape"},
+            {"default": "00", "name": "side", "type": "i32"},
+        ],
+        "hook": True,
+        "kind": "struct",
+    }
+    pointer = {"kind": "pointer", "polymorphic": True, "role": "unique", "to": "Shape"}
+    schema = bifrons.Schema(
+        {"bifrons_schema": 1, "format": 1, "polymorphic": {"x.Square": "Square"},
+         "root": {"element": pointer, "kind": "sequence"}, "types": {"Shape": shape, "Square": square}}
+    )
+    data = bytes([0x01, 0x02, 0x00, 0x01, 0x08, 0x78, 0x2E, 0x53, 0x71, 0x75, 0x61, 0x72, 0x65, 0x01, 0x00,
+                  0x06, 0x02, 0x0E, 0x04])
+    value = schema.decode(data)
+    assert value == [{"id": 1, "type": "x.Square", "value": {"shape": {"id": 7}, "side": 2}}]
+    assert schema.encode(value) == data
+    with pytest.raises(bifrons.DecodeError) as e:
+        schema.decode(bytes([0x01, 0x01, 0x02, 0x0E]))  # tag 1 would create a Shape
+    assert (e.value.code, e.value.offset) == (Errc.invalid_value, 1)
+    with pytest.raises(bifrons.EncodeError):
+        schema.encode([{"id": 1, "value": {"id": 7}}])

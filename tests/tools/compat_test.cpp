@@ -758,6 +758,14 @@ TEST(EvolutionRows, MakeAClassPolymorphic) {
             R"(breaking remove-registered polymorphic["compat.Circle"])");
 }
 
+TEST(EvolutionRows, MakeAClassAbstract) {
+  const schema before = load_schema_text(bifrons::schema<shapes::Drawing, shapes::Circle>());
+  schema after = before;
+  after.types.at("shapes::Shape").abstract = true;
+  EXPECT_EQ(joined(check(before, after)), "breaking make-abstract shapes::Drawing.shapes[]*");
+  EXPECT_EQ(joined(check(after, before)), "compatible make-abstract shapes::Drawing.shapes[]*");
+}
+
 TEST(EvolutionRows, MakeABaseClassVirtual) {
   // Where the base appears once, the bytes stay; in a diamond it is written once instead of twice.
   EXPECT_EQ((findings<v1::Left, v2::Left>()), "compatible virtual-base Left.field0");

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <memory>
 #include <set>
 #include <string>
 #include <tuple>
@@ -26,6 +27,31 @@
 #ifndef BIFRONS_TEST_DATA_DIR
 #error "BIFRONS_TEST_DATA_DIR must name the tests/ source directory (CMake defines it)"
 #endif
+
+namespace abstract_shapes {
+struct Shape {
+  std::int32_t id = 0;
+  virtual ~Shape() = default;
+  virtual std::int32_t area() const = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(id);
+  }
+};
+struct Square final : Shape {
+  std::int32_t side = 0;
+  std::int32_t area() const override { return side * side; }
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Shape>(*this), side);
+  }
+};
+struct Drawing {
+  std::vector<std::unique_ptr<Shape>> shapes;
+};
+}  // namespace abstract_shapes
+
+BIFRONS_REGISTER(abstract_shapes::Square, "inspect.Square");
 
 namespace {
 
@@ -281,6 +307,29 @@ TEST(Polymorphic, AClassThatDoesNotReachThePointersClassIsRefused) {
   });
   const decode_result p = decode(plain, file);
   EXPECT_EQ(outcome(p.ok, p.code, p.offset), "invalid_value at 3");
+}
+
+TEST(Polymorphic, APointerToAnAbstractClassHoldsOnlyRegisteredClasses) {
+  using namespace abstract_shapes;
+  const schema s = load_schema_text(bifrons::schema<Drawing, Square>());
+  EXPECT_TRUE(s.at("abstract_shapes::Shape").abstract);
+  ASSERT_EQ(s.at("abstract_shapes::Shape").fields.size(), 1u);  // from the Square's base subobject
+  Drawing d;
+  d.shapes.push_back(std::make_unique<Square>());
+  d.shapes[0]->id = 7;
+  auto bytes = bifrons::to_bytes(d);
+  const decode_result r = decode(s, bytes);
+  ASSERT_TRUE(r.ok) << errc_name(r.code) << " at " << r.offset;
+  EXPECT_EQ(to_text(r.value), R"({"shapes": [{"id": 1, "type": "inspect.Square", "value": )"
+                              R"({"field0": {"field0": 7}, "field1": 0}}]})");
+  // Tag 1 would create a Shape.
+  const std::vector<std::byte> tag1{std::byte{0x08}, std::byte{0x01}, std::byte{0x01}, std::byte{0x02},
+                                    std::byte{0x00}};
+  const decode_result refused = decode(s, tag1);
+  const auto library = bifrons::try_from_bytes<Drawing>(tag1);
+  EXPECT_EQ(outcome(refused.ok, refused.code, refused.offset), "invalid_value at 2");
+  EXPECT_EQ(outcome(refused.ok, refused.code, refused.offset),
+            outcome(library.has_value(), library.code(), library.offset()));
 }
 
 // ---- typed files: the frame picks the schema -----------------------------------------------------

@@ -76,6 +76,7 @@ const std::vector<rule_info>& rules() {
       {"registered-bases", "Change the registered relations of a registered class (its bases)"},
       {"make-polymorphic", "Make a class polymorphic (add a virtual function)"},
       {"virtual-base", "Make a base class virtual"},
+      {"make-abstract", "Make a class abstract (a pure virtual function)"},
       {"change-type", "a change of type that no row of docs/evolution.md allows"},
   };
   return list;
@@ -649,6 +650,10 @@ class checker {
               (pointers ? ": by-value objects take object ids, so every later id shifts"
                         : ": no pointer in these messages, so no id shifts"));
     }
+    if (od.abstract != nd.abstract)
+      add(nd.abstract ? verdict::breaking : verdict::compatible, path, "make-abstract",
+          nd.abstract ? "now abstract: objects of it in old data (tag 1) are refused (invalid_value)"
+                      : "no longer abstract: pointers may now hold objects of it (tag 1)");
     if (od.hook != nd.hook)
       add(verdict::compatible, path, "hook-aggregate",
           nd.hook ? "now written by a hook: the same bytes while it writes the same fields"

@@ -897,6 +897,8 @@ class decoder {
       std::string registered_name;
       std::uint64_t inside = 0;
       bool registered = t.polymorphic && registered_structs_.count(type_name) != 0;
+      // Tag 1 would create an object of an abstract class.
+      if (const definition* d = s_.named(t.arg()); tag == 1 && d && d->abstract) fail(errc::invalid_value, at);
       if (polymorphic) {
         note(at, 1, "new object " + std::to_string(objects_.size() + 1) + ", of a registered class:");
         registered_name = polymorphic_header(type_name, inside);

@@ -245,7 +245,8 @@ class loader {
       d.kind = definition_kind::record;
       d.size = number(member(v, path, "size"), path + ".size");
     } else if (k == "struct") {
-      allowed(v, path, {"kind", "fields", "version", "identity", "hook", "bases"});
+      allowed(v, path, {"kind", "fields", "version", "identity", "hook", "bases", "abstract"});
+      d.abstract = flag(v, "abstract", path);
       if (const json* bases = v.find("bases")) {
         if (!bases->is_array() || bases->items().empty()) fail(path + ".bases", "an array of names, absent when empty");
         for (const json& b : bases->items()) {

@@ -93,6 +93,7 @@ struct definition {
   std::optional<std::uint32_t> version;
   bool identity = false;
   bool hook = false;
+  bool abstract = false;  // a struct no object has as its own class: tag 1 cannot create one
   std::vector<std::string> bases;  // a registered class: the classes it reaches through registered relations
   std::uint64_t size = 0;     // records
   primitive underlying{};      // enums

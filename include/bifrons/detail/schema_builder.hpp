@@ -137,8 +137,16 @@ class schema_builder {
     return false;
   }
   void define(std::string_view name, json::value definition) {
-    types_.find(name)->second.definition = std::move(definition);
+    const auto it = types_.find(name);
+    it->second.definition = std::move(definition);
+    it->second.later = false;
   }
+  /// A definition to replace once an object of the type is at hand (an abstract class).
+  void define_later(std::string_view name, json::value placeholder) {
+    define(name, std::move(placeholder));
+    types_.find(name)->second.later = true;
+  }
+  [[nodiscard]] bool defined_later(std::string_view name) const { return types_.find(name)->second.later; }
 
   /// A polymorphic class among the named types: pointers to it may hold registered classes.
   void polymorphic_class(std::string_view name, const std::type_info& type) { types_.find(name)->second.type = &type; }
@@ -183,6 +191,7 @@ class schema_builder {
     const void* key;
     json::value definition;
     const std::type_info* type = nullptr;  // of a polymorphic class
+    bool later = false;                     // a placeholder (define_later)
   };
   std::map<std::string, entry, std::less<>> types_;
 };
@@ -296,6 +305,9 @@ inline constexpr bool is_instance = false;
 template <template <class...> class W, class... U>
 inline constexpr bool is_instance<W<U...>, W> = true;
 
+template <class B>
+json::value describe_abstract_base(schema_builder& b, const B& object);
+
 /// The fields of a struct, as its hook (or its members) hands them over.
 template <class T>
 class schema_archive {
@@ -373,7 +385,11 @@ class schema_archive {
                   }) {
       return field_type(arg.field);
     } else if constexpr (is_instance<A, base_ref>) {
-      return builder_.describe<std::remove_cv_t<std::remove_reference_t<decltype(arg.object)>>>();
+      using B = std::remove_cv_t<std::remove_reference_t<decltype(arg.object)>>;
+      if constexpr (std::is_abstract_v<B>)
+        return describe_abstract_base<B>(builder_, arg.object);
+      else
+        return builder_.describe<B>();
     } else if constexpr (is_instance<A, fixed_ref>) {
       return single<std::remove_cv_t<std::remove_reference_t<decltype(arg.value)>>>(builder_, "fixed");
     } else if constexpr (is_instance<A, owning_ref>) {
@@ -425,6 +441,28 @@ json::value record_definition(schema_builder& b) {
   return def;
 }
 
+/// A struct's definition from an object of it: its hook (or members) called on the object.
+template <class T>
+json::value struct_definition_of(schema_builder& b, const T& object) {
+  check_hooks<T>();
+  json::value def = kind_object("struct");
+  schema_archive<T> ar(b);
+  if constexpr (reflected<T>) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      visit_members<member_count<T>>(object,
+                                     [&](const auto&... members) { (ar.add(members, member_name<T, I>.view()), ...); });
+    }(std::make_index_sequence<member_count<T>>{});
+  } else {
+    save_fields(ar, object);
+    def.set("hook", true);
+  }
+  def.set("fields", ar.take_fields());
+  if constexpr (has_class_version<T>) def.set("version", json::value::integer(class_version<T>()));
+  if constexpr (enable_identity<T>) def.set("identity", true);
+  if constexpr (std::is_abstract_v<T>) def.set("abstract", true);
+  return def;
+}
+
 template <class T>
 json::value struct_definition(schema_builder& b) {
   static_assert(access::default_constructible<T>,
@@ -432,27 +470,23 @@ json::value struct_definition(schema_builder& b) {
                 "fields and their defaults; give this class a default constructor (a private one with "
                 "`friend bifrons::access;` will do: load_and_construct alone is not enough)");
   if constexpr (access::default_constructible<T>) {
-    check_hooks<T>();
-    json::value def = kind_object("struct");
     const T object = access::make<T>();
-    schema_archive<T> ar(b);
-    if constexpr (reflected<T>) {
-      [&]<std::size_t... I>(std::index_sequence<I...>) {
-        visit_members<member_count<T>>(object, [&](const auto&... members) {
-          (ar.add(members, member_name<T, I>.view()), ...);
-        });
-      }(std::make_index_sequence<member_count<T>>{});
-    } else {
-      save_fields(ar, object);
-      def.set("hook", true);
-    }
-    def.set("fields", ar.take_fields());
-    if constexpr (has_class_version<T>) def.set("version", json::value::integer(class_version<T>()));
-    if constexpr (enable_identity<T>) def.set("identity", true);
-    return def;
+    return struct_definition_of(b, object);
   } else {
     return {};
   }
+}
+
+/// An abstract class has no object of its own: its fields come from the first base subobject
+/// of it that a described class's hook hands over (describe_abstract_base). Until then (and if
+/// no described class derives from it) it has none: a reader never reads it alone, since tag 1
+/// cannot create it.
+inline json::value abstract_placeholder() {
+  json::value def = kind_object("struct");
+  def.set("fields", json::value::array());
+  def.set("hook", true);
+  def.set("abstract", true);
+  return def;
 }
 
 template <class T>
@@ -462,10 +496,20 @@ json::value describe_class(schema_builder& b) {
     if constexpr (std::is_polymorphic_v<T>) b.polymorphic_class(name, typeid(T));
     if constexpr (record<T>)
       b.define(name, record_definition<T>(b));
+    else if constexpr (std::is_abstract_v<T>)
+      b.define_later(name, abstract_placeholder());
     else
       b.define(name, struct_definition<T>(b));
   }
   return json::value(name);
+}
+
+/// The base subobject `object` of an abstract class B, met in a derived class's hook: B's fields.
+template <class B>
+json::value describe_abstract_base(schema_builder& b, const B& object) {
+  json::value name = describe_class<B>(b);
+  if (b.defined_later(name.text())) b.define(name.text(), struct_definition_of(b, object));
+  return name;
 }
 
 // ---- the types ---------------------------------------------------------------------------------

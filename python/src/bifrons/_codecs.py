@@ -408,6 +408,8 @@ class Struct(Codec):
         self.bases: frozenset = frozenset()
         # Whether its objects meet virtual bases: a complete object keeps track of those it read.
         self.virtual_scope = False
+        # No object has it as its own class: tag 1 cannot create one.
+        self.abstract = False
         self._names: frozenset = frozenset()
         self._readers: List[Tuple[str, Callable[[Reader], Any], Field]] = []
         self._virtual_fields = False
@@ -1331,6 +1333,8 @@ class Pointer(Codec):
         if tag == 0 and role != "reference":
             return None
         if tag == 1 and (self.owns_alone or self.shares):
+            if getattr(self.to, "abstract", False):
+                raise DecodeError(_INVALID_VALUE, at, f"tag 1: {self.to.spelling} is abstract")
             index = len(r.objects)
             registered = self.registered is not None and self.to.spelling in self.registered.structs
             r.introduce(at, self.to.spelling, SHARED if self.shares else UNIQUE, role == "shared", registered)
@@ -1466,6 +1470,8 @@ class Pointer(Codec):
         if "type" in value:
             self._write_polymorphic(w, value)
             return
+        if getattr(self.to, "abstract", False):
+            raise EncodeError(f"{self.to.spelling} is abstract: an object of it needs its registered class (\"type\")")
         index = len(w.objects)
         if "id" in value and value["id"] != index + 1:
             raise EncodeError(f"object id {_show(value['id'])} where the writer gives {index + 1}")

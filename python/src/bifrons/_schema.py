@@ -142,8 +142,9 @@ class _Loader:
                 raise _fail(f"{path}.underlying", "bool, char or an integer type")
             return Enum(name, PRIMITIVES[underlying])
         if kind == "struct":
-            _allowed(definition, path, {"kind", "fields", "version", "identity", "hook", "bases"})
+            _allowed(definition, path, {"kind", "fields", "version", "identity", "hook", "bases", "abstract"})
             struct = Struct(name)
+            struct.abstract = _flag(definition, "abstract", path)
             if "version" in definition:
                 version = _number(definition["version"], f"{path}.version")
                 if version > 0xFFFFFFFF:
