@@ -272,6 +272,28 @@ TEST(Polymorphic, ANameTheSchemaDoesNotRegisterIsAnUnknownType) {
   EXPECT_EQ(r.path, ".shapes[0]");
 }
 
+TEST(Polymorphic, UnderTheNullPolicyUnknownObjectsAndReferencesToThemReadAsNull) {
+  const schema older = golden_schema_with("polymorphic_unknown", [](json& doc) {
+    erase_member(member(doc, "polymorphic"), "golden.Triangle");
+    erase_member(member(doc, "types"), "golden::PTriangle");
+  });
+  decode_options null_policy;
+  null_policy.unknown_types_null = true;
+  const auto file = bytes_of(read_text(golden("polymorphic_unknown.bin")));
+  const decode_result r = decode(older, file, null_policy);
+  ASSERT_TRUE(r.ok) << errc_name(r.code) << " at " << r.offset;
+  // The triangle (id 1) and its circle (id 2, counted in its header) are skipped: both
+  // references read as null; the square is still object 3.
+  EXPECT_EQ(to_text(r.value), R"({"shapes": [null, null, null, {"id": 3, "type": "golden.Square", "value": )"
+                              R"({"field0": {"field0": 3}, "field1": 5}}, {"ref": 3}]})");
+  // A skipped envelope longer than the input: unexpected_end at its header (at 38), where the
+  // library's skip (pointer_codec.hpp, skip_unknown_object) reports it.
+  auto cut = file;
+  cut[38] = std::byte{0x7E};
+  const decode_result truncated = decode(older, cut, null_policy);
+  EXPECT_EQ(outcome(truncated.ok, truncated.code, truncated.offset), "unexpected_end at 38");
+}
+
 TEST(Polymorphic, ObjectsInsideThatAnOlderClassDoesNotReadTakeTheirIds) {
   // PTriangle without its corner: the circle inside is skipped, but takes id 2 as the header's
   // count says, so the square is still id 3; a reference to the circle fails with unknown_type.

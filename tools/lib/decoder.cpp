@@ -832,11 +832,29 @@ class decoder {
     const std::uint64_t index = tag - 3;
     if (index >= objects_.size()) fail(errc::invalid_value, at);
     object& o = objects_[static_cast<std::size_t>(index)];
-    if (o.kind == object::held::skipped) fail(errc::unknown_type, at);
+    if (o.kind == object::held::skipped && (!options_.unknown_types_null || t.name == "reference"))
+      fail(errc::unknown_type, at);
+    if (o.kind == object::held::skipped) return o;  // reads as null
     if (o.type == spell(t.arg())) return o;
     if (!(t.polymorphic && o.registered && !o.type.empty() && reaches(o.type, t.arg().name)))
       fail(errc::invalid_value, at);
     return o;
+  }
+
+  /// Under unknown_types_null: the envelope of an object of a class this schema does not know,
+  /// skipped; it and the objects inside it take their ids, and the pointer reads as null.
+  json skip_unknown_object(std::size_t at, const std::string& name, std::uint64_t inside) {
+    const std::size_t start = pos_;
+    const std::uint64_t length = varint() >> 1;
+    if (length > remaining()) fail(errc::unexpected_end, start);  // the library's offset: the header
+    if (inside > length) fail(errc::invalid_value, at);
+    take(static_cast<std::size_t>(length));
+    note(start, pos_ - start, "skipped: an object of " + to_text(json(name)) + ", a class this schema does not know");
+    for (std::uint64_t i = 0; i <= inside; ++i) {
+      count_object(at);
+      objects_.push_back({"", object::held::skipped, false, false, std::nullopt, false});
+    }
+    return json();
   }
 
   /// After tag 2: the type (an index, or 0 and new names first) and the count of objects inside
@@ -902,7 +920,10 @@ class decoder {
       if (polymorphic) {
         note(at, 1, "new object " + std::to_string(objects_.size() + 1) + ", of a registered class:");
         registered_name = polymorphic_header(type_name, inside);
-        if (type_name.empty()) fail(errc::unknown_type, at);
+        if (type_name.empty()) {
+          if (!options_.unknown_types_null) fail(errc::unknown_type, at);
+          return skip_unknown_object(at, registered_name, inside);
+        }
         if (!reaches(type_name, t.arg().name)) fail(errc::invalid_value, at);  // never reinterpret an object
         registered = true;
       }
@@ -945,6 +966,10 @@ class decoder {
     }
     if (tag < 3 || owns_alone) fail(errc::invalid_value, at);
     object& o = referenced(tag, t, at);
+    if (o.kind == object::held::skipped) {
+      note(at, pos_ - at, "reference to object " + std::to_string(tag - 2) + ", skipped: null");
+      return json();
+    }
     const auto index = static_cast<std::size_t>(tag - 3);
     if (shares) {
       if (o.kind != object::held::shared) fail(errc::invalid_value, at);
