@@ -180,7 +180,71 @@ struct Graph {
   std::shared_ptr<Link> list;
 };
 
+// Polymorphic pointers and virtual bases (docs/schema.md section 6).
+struct Animal {
+  std::int32_t legs = 0;
+  virtual ~Animal() = default;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::named("legs", legs));
+  }
+};
+struct Dog final : Animal {
+  std::string name;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::named("animal", bifrons::base<Animal>(*this)), bifrons::named("name", name));
+  }
+};
+struct Cat final : Animal {
+  std::int32_t lives = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::named("animal", bifrons::base<Animal>(*this)), bifrons::named("lives", lives));
+  }
+};
+struct Shelter final : Animal {
+  std::vector<std::unique_ptr<Animal>> residents;  // objects inside a polymorphic object
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::named("animal", bifrons::base<Animal>(*this)), bifrons::named("residents", residents));
+  }
+};
+struct VRoot {
+  std::int32_t root = 0;
+};
+struct VLeft : virtual VRoot {
+  std::int32_t left = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::named("root", bifrons::base<VRoot>(*this)), bifrons::named("left", left));
+  }
+};
+struct VRight : virtual VRoot {
+  std::int32_t right = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::named("root", bifrons::base<VRoot>(*this)), bifrons::named("right", right));
+  }
+};
+struct VJoin final : VLeft, VRight {
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::named("left", bifrons::base<VLeft>(*this)), bifrons::named("right", bifrons::base<VRight>(*this)));
+  }
+};
+struct Zoo {
+  std::vector<std::shared_ptr<Animal>> animals;
+  const Animal* favourite = nullptr;
+  std::unique_ptr<Animal> shelter;
+  VJoin diamond;
+};
+
 }  // namespace conformance
+
+BIFRONS_REGISTER(conformance::Dog, "conformance.Dog");
+BIFRONS_REGISTER(conformance::Cat, "conformance.Cat");
+BIFRONS_REGISTER(conformance::Shelter, "conformance.Shelter");
 
 template <>
 inline constexpr bool bifrons::enable_record<conformance::Tick> = true;
@@ -219,12 +283,12 @@ inline json strip_dollars(const json& v) {
 
 /// The vectors of one file; problems collects what does not hold (the generator and the test
 /// report them).
-template <class Root>
+template <class Root, class... Registered>
 class file {
  public:
   file(std::string name, std::string description, std::vector<std::string>& problems)
       : name_(std::move(name)), description_(std::move(description)), problems_(problems) {
-    schema_text_ = bifrons::schema<Root>();
+    schema_text_ = bifrons::schema<Root, Registered...>();
     schema_ = bifrons::tools::load_schema_text(schema_text_);
   }
 
@@ -234,7 +298,7 @@ class file {
     json vec = json::object();
     vec.set("name", name);
     vec.set("hex", hex(bytes));
-    vec.set("value", value_json::of(v));
+    vec.set("value", value_json::of<std::tuple<Registered...>>(v));
     const bifrons::tools::decode_result decoded = bifrons::tools::decode(schema_, bytes);
     if (!decoded.ok || !(decoded.value == *vec.find("value")))
       problems_.push_back(name_ + "/" + name + ": the decoder reads " +
@@ -284,7 +348,7 @@ class file {
         return *this;
       }
       // The decoder's reading, checked against the library's (the data's $ members aside).
-      const json expected = value_json::of(*typed);
+      const json expected = value_json::of<std::tuple<Registered...>>(*typed);
       if (rewrites && !(strip_dollars(decoded.value) == strip_dollars(expected)))
         problems_.push_back(name_ + "/" + name + ": the decoder reads " + bifrons::tools::to_text(decoded.value) +
                             ", the library " + bifrons::tools::to_text(expected));
@@ -534,6 +598,66 @@ inline std::vector<std::pair<std::string, json>> generate(std::vector<std::strin
     // current refers to the string (object 1) as a Node.
     f.bytes("reference to an object of another type", B({0x12, 0x00, 0x01, 0x01, 0x01, 0x61, 0x00, 0x00, 0x03, 0x00}));
     f.bytes("too many objects", bifrons::to_bytes(g), with_objects(3));
+    add(f);
+  }
+  {
+    file<Zoo, Dog, Cat, Shelter> f(
+        "polymorphic",
+        "pointers to a polymorphic class holding registered classes (tag 2): type names listed with the "
+        "outermost object that uses them, type indexes, objects inside counted, references through the "
+        "base; a virtual base written once in a diamond; the headers and classes a reader refuses.",
+        problems);
+    Zoo z;
+    auto rex = std::make_shared<Dog>();
+    rex->legs = 4;
+    rex->name = "Rex";
+    auto tom = std::make_shared<Cat>();
+    tom->legs = 4;
+    tom->lives = 9;
+    z.animals = {rex, tom, rex, std::make_shared<Animal>(), nullptr};
+    z.animals[3]->legs = 2;
+    z.favourite = tom.get();
+    auto shelter = std::make_unique<Shelter>();
+    shelter->residents.push_back(std::make_unique<Cat>());
+    shelter->residents.push_back(std::make_unique<Dog>());
+    z.shelter = std::move(shelter);
+    z.diamond.root = 1;
+    z.diamond.left = 2;
+    z.diamond.right = 3;
+    f.value("zoo", z);
+    f.value("empty", Zoo{});
+    // Zoo: animals (count 1, then the animal), favourite, shelter, diamond: [[[root] left] [right]].
+    const auto zoo = [](std::vector<unsigned> animal) {
+      std::vector<unsigned> body{0x01};
+      body.insert(body.end(), animal.begin(), animal.end());
+      for (unsigned b : {0x00u, 0x00u, 0x0cu, 0x06u, 0x02u, 0x00u, 0x00u, 0x02u, 0x00u}) body.push_back(b);
+      std::vector<std::byte> out{std::byte(body.size() << 1)};
+      for (unsigned b : body) out.push_back(std::byte(b));
+      return out;
+    };
+    // A cat: tag 2, one name, "conformance.Cat" (15 bytes), type 1, nothing inside, [[legs] lives].
+    const std::vector<unsigned> cat_name{0x0f, 'c', 'o', 'n', 'f', 'o', 'r', 'm',
+                                         'a',  'n', 'c', 'e', '.', 'C', 'a', 't'};
+    const auto cat = [&](unsigned names, std::vector<unsigned> name, unsigned index, unsigned inside) {
+      std::vector<unsigned> a{0x02, 0x00, names};
+      a.insert(a.end(), name.begin(), name.end());
+      for (unsigned b : {index, inside, 0x06u, 0x02u, 0x08u, 0x12u}) a.push_back(b);
+      return a;
+    };
+    f.bytes("a cat", zoo(cat(1, cat_name, 1, 0)));
+    std::vector<unsigned> cow = cat_name;
+    cow[13] = 'C';
+    cow[14] = 'o';
+    cow[15] = 'w';
+    f.bytes("a type name this program has not registered", zoo(cat(1, cow, 1, 0)));
+    f.bytes("a type index beyond the names", zoo(cat(1, cat_name, 2, 0)));
+    f.bytes("no type names", zoo({0x02, 0x00, 0x00, 0x01, 0x00, 0x06, 0x02, 0x08, 0x12}));
+    f.bytes("a type name of no bytes", zoo({0x02, 0x00, 0x01, 0x00, 0x01, 0x00, 0x06, 0x02, 0x08, 0x12}));
+    f.bytes("a type index without a name before it", zoo({0x02, 0x01, 0x00, 0x06, 0x02, 0x08, 0x12}));
+    f.bytes("more objects inside than bytes", zoo(cat(1, cat_name, 1, 40)));
+    // The unread object keeps its id ("unread" in the value), which a writer of the value writes
+    // back; the C++ writer, whose object does not keep it, counts none (so no encodes_to).
+    f.bytes("fewer objects inside than counted", zoo(cat(1, cat_name, 1, 1)), {}, false);
     add(f);
   }
   return out;

@@ -1538,6 +1538,7 @@ struct pointers {
 struct polymorphic {
   static constexpr const char* name = "polymorphic";
   using type = PolySet;
+  using registered = std::tuple<PCircle, PSquare, PGroup, PLabel, PJoin>;  // what its pointers hold
   static type value() {
     PolySet v{};
     v.shapes.push_back(std::make_unique<PCircle>(1, 5));
@@ -1605,6 +1606,7 @@ struct polymorphic {
 struct polymorphic_unknown {
   static constexpr const char* name = "polymorphic_unknown";
   using type = PolyNewer;
+  using registered = std::tuple<PTriangle, PCircle, PSquare>;  // the newer writer's classes
   static type value() {
     PolyNewer v{};
     auto triangle = std::make_shared<PTriangle>();
@@ -1704,16 +1706,27 @@ using case_list = List<integers, scalars, fixed_wrappers, floats, vector_double,
                        empties, stream, records, record_book, pointers, char_order, minimal, polymorphic,
                        polymorphic_unknown>;
 
-/// The cases that a schema (docs/schema.md) describes: all but the polymorphic ones, whose
-/// pointers to polymorphic classes the schema model does not cover yet (its section 6), and
-/// `minimal`, whose types without a default constructor (minimal types, load_and_construct) it
-/// does not cover yet either: schema<T>() refuses both at compile time.
+/// The cases that a schema (docs/schema.md) describes: all but `minimal`, whose types without a
+/// default constructor (minimal types, load_and_construct) it does not cover yet: schema<T>()
+/// refuses them at compile time.
 template <template <class...> class List>
 using schema_case_list =
     List<integers, scalars, fixed_wrappers, floats, vector_double, strings, vector_int32, vector_long, blocks,
          vector_bool, account, versioned, deprecated_fields, base_class, optional_variant, tuple_pair, maps_sets,
          array_bitset, complex_chrono, unique_ptrs, body_64, body_8192, sequences, empties, stream, records,
-         record_book, pointers, char_order>;
+         record_book, pointers, char_order, polymorphic, polymorphic_unknown>;
+
+/// The registered classes a case's schema describes besides its type (a std::tuple):
+/// schema<typename Case::type, Registered...>() (docs/schema.md, section 6).
+template <class Case>
+struct registered_of {
+  using type = std::tuple<>;
+};
+template <class Case>
+  requires requires { typename Case::registered; }
+struct registered_of<Case> {
+  using type = typename Case::registered;
+};
 
 // ---- typed files (docs/format.md section 30): tests/golden/framed/<name>.bin --------------------
 // The same values as some cases above, behind the frame: magic, format 1, the type's name.

@@ -173,7 +173,30 @@ struct Containers {
   bifrons::deprecated<std::variant<std::int32_t, std::string>> retired_variant;
 };
 
+struct Figure {
+  std::string label;
+  virtual ~Figure() = default;
+  virtual int corners() const = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::named("label", label));
+  }
+};
+struct Disc final : Figure {
+  std::int32_t radius = 0;
+  int corners() const override { return 0; }
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::named("figure", bifrons::base<Figure>(*this)), bifrons::named("radius", radius));
+  }
+};
+struct Figures {
+  std::vector<std::shared_ptr<Figure>> figures;
+};
+
 }  // namespace schema_test
+
+BIFRONS_REGISTER(schema_test::Disc, "schema_test.Disc");
 
 template <>
 inline constexpr std::string_view bifrons::schema_name<schema_test::Renamed> = "app.Renamed";
@@ -203,11 +226,13 @@ std::string read_text(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-/// The schema of T as a JSON value (built again: the text is checked by the golden schemas).
-template <class T>
+/// The schema of T (and the registered classes Registered...) as a JSON value (built again: the
+/// text is checked by the golden schemas).
+template <class T, class... Registered>
 value document() {
   bifrons::detail::schema_builder builder;
   value root = builder.describe<T>();
+  (builder.describe_registered<Registered>(), ...);
   return builder.document(std::move(root));
 }
 
@@ -246,7 +271,9 @@ struct CaseName {
 TYPED_TEST_SUITE(GoldenSchema, golden::schema_case_list<::testing::Types>, CaseName);
 
 TYPED_TEST(GoldenSchema, ExportEqualsTheCommittedSchema) {
-  const std::string exported = bifrons::schema<typename TypeParam::type>();
+  const std::string exported = []<class... Registered>(std::tuple<Registered...>*) {
+    return bifrons::schema<typename TypeParam::type, Registered...>();
+  }(static_cast<typename golden::registered_of<TypeParam>::type*>(nullptr));
   if (const char* out_dir = std::getenv("BIFRONS_SCHEMA_OUT"); out_dir != nullptr && *out_dir != '\0') {
     std::ofstream out(std::string(out_dir) + "/" + TypeParam::name + ".schema.json", std::ios::binary);
     out << exported;
@@ -404,6 +431,47 @@ TEST(SchemaTypes, PointersByRoleAndRecursiveTypesOnce) {
   EXPECT_EQ(
       fields_of(node, "schema_test::Node")[1],
       R"({"default": "00", "name": "next", "type": {"kind": "pointer", "role": "unique", "to": "schema_test::Node"}})");
+}
+
+TEST(SchemaTypes, PolymorphicPointersAndTheRegisteredClassesTheProgramNames) {
+  // golden::PolySet: pointers to golden::PShape etc.; the registered classes it names.
+  const value doc = document<golden::PolySet, golden::PCircle, golden::PLabel, golden::PJoin>();
+  EXPECT_EQ(
+      one_line(at(doc, "polymorphic")),
+      R"({"golden.Circle": "golden::PCircle", "golden.Join": "golden::PJoin", "golden.Label": "golden::PLabel"})");
+  EXPECT_EQ(fields_of(doc, "golden::PolySet")[2],
+            R"({"default": "00", "name": "label_as_shape", "type": {"kind": "pointer", "polymorphic": true, )"
+            R"("role": "shared", "to": "golden::PShape"}})");
+  EXPECT_EQ(one_line(at(at(at(doc, "types"), "golden::PLabel"), "bases")), R"(["golden::PNamed", "golden::PShape"])");
+  // The diamond reaches its virtual base through both sides; the sides are not registered.
+  EXPECT_EQ(one_line(at(at(at(doc, "types"), "golden::PJoin"), "bases")),
+            R"(["golden::PLeft", "golden::PRight", "golden::PRoot"])");
+  EXPECT_EQ(at(at(doc, "types"), "golden::PLeft").find("bases"), nullptr);
+  EXPECT_EQ(fields_of(doc, "golden::PLeft")[0],
+            R"({"base": true, "default": "0200", "name": "field0", "type": "golden::PRoot", "virtual": true})");
+  // Without registered classes, no "polymorphic" member: PolySet reaches no registered class.
+  EXPECT_EQ(document<golden::PolySet>().find("polymorphic"), nullptr);
+}
+
+TEST(SchemaTypes, AnAbstractClassTakesItsFieldsFromADerivedClass) {
+  // golden::PolySet has no abstract class; schema_test::Figure is one, Disc derives from it.
+  const value alone = document<Figures>();
+  EXPECT_EQ(one_line(at(at(alone, "types"), "schema_test::Figure")),
+            R"({"abstract": true, "fields": [], "hook": true, "kind": "struct"})");
+  const value with_disc = document<Figures, Disc>();
+  EXPECT_EQ(one_line(at(at(with_disc, "types"), "schema_test::Figure")),
+            R"({"abstract": true, "fields": [{"default": "00", "name": "label", "type": {"kind": "string", "unit": )"
+            R"("char"}}], "hook": true, "kind": "struct"})");
+  EXPECT_EQ(one_line(at(with_disc, "polymorphic")), R"({"schema_test.Disc": "schema_test::Disc"})");
+}
+
+TEST(SchemaTypes, AClassThatIsNotRegisteredIsRefused) {
+  try {
+    (void)bifrons::schema<golden::PolySet, golden::PRight>();
+    FAIL() << "no exception";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("golden::PRight"), std::string::npos) << e.what();
+  }
 }
 
 TEST(SchemaTypes, ContainersAdaptersAndRetiredValues) {

@@ -23,7 +23,7 @@ using namespace bifrons::tools;
 
 constexpr const char* usage =
     "usage: bifrons-inspect --schema SCHEMA... [--type NAME] [--annotate] [--max-depth N]\n"
-    "                       [--max-elements N] [--max-objects N] [FILE | -]\n"
+    "                       [--max-elements N] [--max-objects N] [--unknown-types-null] [FILE | -]\n"
     "\n"
     "Prints the value in FILE (standard input if none, or -) as JSON, read with SCHEMA (the JSON\n"
     "of bifrons::schema<T>()). Exits 1 on bad data, with the error code, offset and field path.\n"
@@ -33,7 +33,10 @@ constexpr const char* usage =
     "  --annotate       an annotated hex dump: offset, bytes, field path, meaning\n"
     "  --type NAME      read a type of the schema's \"types\" instead of its root\n"
     "  --max-depth N, --max-elements N, --max-objects N\n"
-    "                   the reader limits of bifrons::read_options (defaults 64, 67108864, 1048576)\n";
+    "                   the reader limits of bifrons::read_options (defaults 64, 67108864, 1048576)\n"
+    "  --unknown-types-null\n"
+    "                   objects of registered names the schema does not hold read as null\n"
+    "                   (unknown_type_policy::null), instead of failing with unknown_type\n";
 
 /// offset | up to 8 bytes | path | meaning, with continuation lines for longer parts.
 void print_annotations(const std::vector<annotation>& notes, std::span<const std::byte> bytes) {
@@ -100,6 +103,8 @@ int main(int argc, char** argv) {
         options.max_elements = number_argument(argv[++i]);
       } else if (arg == "--max-objects" && has_value) {
         options.max_objects = number_argument(argv[++i]);
+      } else if (arg == "--unknown-types-null") {
+        options.unknown_types_null = true;
       } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
         std::fprintf(stderr, "bifrons-inspect: unknown option %s\n%s", arg.c_str(), usage);
         return 2;

@@ -89,7 +89,9 @@ struct schema_writer_for {
 
   template <class Case>
   static bool write_one(const std::string& dir) {
-    const std::string text = bifrons::schema<typename Case::type>();
+    const std::string text = []<class... Registered>(std::tuple<Registered...>*) {
+      return bifrons::schema<typename Case::type, Registered...>();
+    }(static_cast<typename golden::registered_of<Case>::type*>(nullptr));
     const std::string path = dir + "/" + Case::name + ".schema.json";
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out << text;

@@ -6,6 +6,7 @@
 // and read by programs in other languages.
 //
 //   std::string text = bifrons::schema<Account>();
+//   std::string text = bifrons::schema<Drawing, Circle, Square>();  // and registered classes
 //
 // Opt-in: reading and writing never include this header, and a program that does not call
 // schema<T>() pays nothing for it.
@@ -39,13 +40,20 @@
 
 namespace bifrons {
 
-/// The schema of T as its canonical text (docs/schema.md, "Canonical text"). Calls the hook of
-/// every class it reaches on a default-constructed object. Throws std::logic_error if two
-/// different types reachable from T have the same schema name.
-template <class T>
+/// The schema of T as its canonical text (docs/schema.md, "Canonical text"), also describing the
+/// registered polymorphic classes Registered... that pointers in T may hold (no program can list
+/// a class's derived classes, so it names those it wants readers to know: docs/schema.md,
+/// section 6). Calls the hook of every class it reaches on a default-constructed object. Throws
+/// std::logic_error if two different types reachable from T have the same schema name, or if a
+/// class of Registered... is not registered (BIFRONS_REGISTER).
+template <class T, class... Registered>
 [[nodiscard]] std::string schema() {
+  static_assert((std::is_polymorphic_v<Registered> && ...),
+                "bifrons: schema<T, Registered...>() lists registered polymorphic classes after T (those that "
+                "pointers in T may hold); a class without a virtual function is described where T reaches it");
   detail::schema_builder builder;
   detail::json::value root = builder.describe<std::remove_cvref_t<T>>();
+  (builder.describe_registered<Registered>(), ...);
   return detail::json::canonical(builder.document(std::move(root)));
 }
 

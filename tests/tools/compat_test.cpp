@@ -617,6 +617,162 @@ TEST(EvolutionRows, ArrayOfRecordsToVector) {
   EXPECT_EQ((field_change<std::array<v1::Tick, 2>, std::vector<v1::Tick>>()), "breaking array-vector Holder.v");
 }
 
+}  // namespace
+
+// ---- polymorphism and virtual bases (docs/schema.md section 6) -------------------------------------
+
+namespace shapes {
+struct Shape {
+  std::int32_t id = 0;
+  virtual ~Shape() = default;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(id);
+  }
+};
+struct Circle final : Shape {
+  std::int32_t radius = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Shape>(*this), radius);
+  }
+};
+struct Drawing {
+  std::vector<std::unique_ptr<Shape>> shapes;
+};
+}  // namespace shapes
+
+BIFRONS_REGISTER(shapes::Circle, "compat.Circle");
+
+namespace v1 {
+struct Plain {
+  std::int32_t id = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(id);
+  }
+};
+struct Root {
+  std::int32_t root = 0;
+};
+struct Left : Root {
+  std::int32_t left = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Root>(*this), left);
+  }
+};
+struct Right : Root {
+  std::int32_t right = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Root>(*this), right);
+  }
+};
+struct Join : Left, Right {
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Left>(*this), bifrons::base<Right>(*this));
+  }
+};
+}  // namespace v1
+
+namespace v2 {
+struct Plain {
+  std::int32_t id = 0;
+  virtual ~Plain() = default;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(id);
+  }
+};
+using v1::Root;
+struct Left : virtual Root {
+  std::int32_t left = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Root>(*this), left);
+  }
+};
+struct Right : virtual Root {
+  std::int32_t right = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Root>(*this), right);
+  }
+};
+struct Join : Left, Right {
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Left>(*this), bifrons::base<Right>(*this));
+  }
+};
+}  // namespace v2
+
+namespace {
+
+std::string joined(const std::vector<finding>& findings) {
+  std::string out;
+  for (const finding& f : findings)
+    out += (out.empty() ? "" : "; ") + std::string(verdict_name(f.verdict)) + " " + f.rule + " " + f.path;
+  return out;
+}
+
+TEST(EvolutionRows, AddOrRemoveARegisteredClass) {
+  const schema without = load_schema_text(bifrons::schema<shapes::Drawing>());
+  const schema with = load_schema_text(bifrons::schema<shapes::Drawing, shapes::Circle>());
+  EXPECT_EQ(with.polymorphic.at("compat.Circle"), "shapes::Circle");
+  EXPECT_EQ(with.at("shapes::Circle").bases, std::vector<std::string>{"shapes::Shape"});
+  EXPECT_EQ(joined(check(without, with)), R"(compatible add-registered polymorphic["compat.Circle"])");
+  EXPECT_EQ(joined(check(with, without)), R"(breaking remove-registered polymorphic["compat.Circle"])");
+  EXPECT_EQ(joined(check(with, with)), "");
+}
+
+TEST(EvolutionRows, RenameARegisteredType) {
+  std::string text = bifrons::schema<shapes::Drawing, shapes::Circle>();
+  const schema before = load_schema_text(text);
+  text.replace(text.find("compat.Circle"), 13, "compat.Round");
+  EXPECT_EQ(joined(check(before, load_schema_text(text))),
+            R"(breaking rename-registered polymorphic["compat.Circle"])");
+}
+
+TEST(EvolutionRows, ChangeTheRegisteredRelationsOfARegisteredClass) {
+  const schema before = load_schema_text(bifrons::schema<shapes::Drawing, shapes::Circle>());
+  schema after = before;
+  after.types.at("shapes::Circle").bases.clear();
+  EXPECT_EQ(joined(check(before, after)), R"(breaking registered-bases polymorphic["compat.Circle"])");
+  EXPECT_EQ(joined(check(after, before)), "");
+}
+
+TEST(EvolutionRows, MakeAClassPolymorphic) {
+  EXPECT_EQ((field_change<std::unique_ptr<v1::Plain>, std::unique_ptr<v2::Plain>>()),
+            "compatible make-polymorphic Holder.v");
+  // Back: objects of registered classes (tag 2) no longer read.
+  const schema with = load_schema_text(bifrons::schema<shapes::Drawing, shapes::Circle>());
+  schema plain = with;
+  plain.types.at("shapes::Drawing").fields[0].type.args[0].polymorphic = false;
+  plain.polymorphic.clear();
+  plain.types.at("shapes::Circle").bases.clear();
+  EXPECT_EQ(joined(check(with, plain)),
+            "breaking make-polymorphic shapes::Drawing.shapes[]; "
+            R"(breaking remove-registered polymorphic["compat.Circle"])");
+}
+
+TEST(EvolutionRows, MakeAClassAbstract) {
+  const schema before = load_schema_text(bifrons::schema<shapes::Drawing, shapes::Circle>());
+  schema after = before;
+  after.types.at("shapes::Shape").abstract = true;
+  EXPECT_EQ(joined(check(before, after)), "breaking make-abstract shapes::Drawing.shapes[]*");
+  EXPECT_EQ(joined(check(after, before)), "compatible make-abstract shapes::Drawing.shapes[]*");
+}
+
+TEST(EvolutionRows, MakeABaseClassVirtual) {
+  // Where the base appears once, the bytes stay; in a diamond it is written once instead of twice.
+  EXPECT_EQ((findings<v1::Left, v2::Left>()), "compatible virtual-base Left.field0");
+  EXPECT_EQ((findings<v1::Join, v2::Join>()),
+            "breaking virtual-base Join.field0.field0; breaking virtual-base Join.field1.field0");
+}
+
 // ---- the checker's bookkeeping ------------------------------------------------------------------
 
 TEST(Checker, EveryRuleHasARowAndTheWorstVerdictWins) {
@@ -634,6 +790,25 @@ TEST(Checker, RefusesDocumentsThatAreNotSchemas) {
   EXPECT_THROW(load_schema_text(R"({"bifrons_schema": 1, "format": 1, "root": {"kind": "vector"}, "types": {}})"),
                schema_error);
   EXPECT_THROW(load_schema_text("{"), json_error);
+  // A record that contains itself has no width (it used to recurse until the stack ran out).
+  EXPECT_THROW(load_schema_text(R"({"bifrons_schema": 1, "format": 1, "root": "R", "types": {"R": {"kind": "record",)"
+                                R"( "size": 1, "fields": [{"name": "r", "type": "R", "offset": 0, "width": 1,)"
+                                R"( "default": "00"}]}}})"),
+               schema_error);
+  // fixed() takes integers and enums, not floats or structs.
+  EXPECT_THROW(load_schema_text(R"({"bifrons_schema": 1, "format": 1, "root": {"kind": "fixed", "of": "f64"},)"
+                                R"( "types": {}})"),
+               schema_error);
+  EXPECT_THROW(load_schema_text(R"({"bifrons_schema": 1, "format": 1, "root": {"kind": "fixed", "of": "S"},)"
+                                R"( "types": {"S": {"kind": "struct", "fields": []}}})"),
+               schema_error);
+  EXPECT_NO_THROW(load_schema_text(R"({"bifrons_schema": 1, "format": 1, "root": {"kind": "fixed", "of": "E"},)"
+                                   R"( "types": {"E": {"kind": "enum", "underlying": "u16"}}})"));
+  // Two fields of one name.
+  EXPECT_THROW(load_schema_text(R"({"bifrons_schema": 1, "format": 1, "root": "S", "types": {"S": {"kind": "struct",)"
+                                R"( "fields": [{"name": "a", "type": "i32", "default": "00"}, {"name": "a",)"
+                                R"( "type": "i32", "default": "00"}]}}})"),
+               schema_error);
 }
 
 }  // namespace

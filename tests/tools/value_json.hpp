@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -38,6 +40,20 @@ struct is_base_ref<bifrons::base_ref<B, D>> : std::true_type {};
 
 class builder {
  public:
+  /// Objects of the registered classes Registered... that polymorphic pointers hold (tag 2) are
+  /// written as those classes (the C++ type of a pointer does not say which).
+  template <class... Registered>
+  void registered(std::tuple<Registered...>* = nullptr) {
+    (dynamic_types_.push_back([](builder& b, const void* complete, const std::type_info& type, json& out) {
+      if (type != typeid(Registered)) return false;
+      const auto& object = *static_cast<const Registered*>(complete);
+      b.introduced_ = {&object, &bifrons::detail::schema_key<Registered>};
+      out = b.complete(object);
+      return true;
+    }),
+     ...);
+  }
+
   template <class T>
   json of(const T& v) {
     using U = std::remove_cv_t<T>;
@@ -132,11 +148,20 @@ class builder {
       }(std::make_index_sequence<bifrons::detail::member_count<U>>{});
       return o;
     } else {
-      return structure(v);
+      return complete(v);
     }
   }
 
  private:
+  /// A complete object: its own virtual bases (docs/format.md section 5).
+  template <class T>
+  json complete(const T& v) {
+    auto outer = std::exchange(virtual_bases_met_, {});
+    json o = structure(v);
+    virtual_bases_met_ = std::move(outer);
+    return o;
+  }
+
   template <class T>
   static constexpr bool is_string() {
     if constexpr (requires { typename T::traits_type; })
@@ -209,25 +234,46 @@ class builder {
 
   // ---- objects with ids ----------------------------------------------------------------------
 
+  /// An object's identity: its address and type; for a polymorphic class, its complete object
+  /// and dynamic type, whatever base a pointer names it by (docs/format.md section 23).
+  template <class T>
+  static std::pair<const void*, const void*> identity(const T* p) {
+    if constexpr (std::is_polymorphic_v<T>)
+      return {dynamic_cast<const void*>(p), &typeid(*p)};
+    else
+      return {p, &bifrons::detail::schema_key<std::remove_cv_t<T>>};
+  }
+
   template <class T>
   json new_object(const T* p) {
     const std::size_t id = ++next_id_;
-    introduced_ = {p, &bifrons::detail::schema_key<std::remove_cv_t<T>>};
-    ids_[introduced_] = id;
+    ids_[identity(p)] = id;
     json o = json::object();
     o.set("id", json::integer(id));
+    if constexpr (std::is_polymorphic_v<T>) {
+      if (typeid(*p) != typeid(T)) {  // tag 2: an object of a registered class
+        const auto* type = bifrons::detail::the_registry().find(typeid(*p));
+        o.set("type", type ? type->name : std::string("(unregistered)"));
+        json value;
+        for (const auto& as_registered : dynamic_types_)
+          if (as_registered(*this, dynamic_cast<const void*>(p), typeid(*p), value)) break;
+        o.set("value", std::move(value));
+        return o;
+      }
+    }
+    introduced_ = {p, &bifrons::detail::schema_key<std::remove_cv_t<T>>};
     o.set("value", of(*p));
     return o;
   }
   template <class T>
   json shared(const T* p) {
-    if (ids_.count({p, &bifrons::detail::schema_key<std::remove_cv_t<T>>})) return reference(p);
+    if (ids_.count(identity(p))) return reference(p);
     return new_object(p);
   }
   template <class T>
   json reference(const T* p) {
     json o = json::object();
-    o.set("ref", json::integer(ids_.at({p, &bifrons::detail::schema_key<std::remove_cv_t<T>>})));
+    o.set("ref", json::integer(ids_.at(identity(p))));
     return o;
   }
 
@@ -266,8 +312,17 @@ class builder {
         add(arg.field, arg.name);
       } else {
         if (name.empty()) name = "field" + std::to_string(position_);
-        o_.set(name, b_.field(arg));
         ++position_;
+        if constexpr (is_base_ref<A>::value) {
+          // A virtual base that the complete object met before has no bytes and no value here.
+          if constexpr (bifrons::codec<A>::is_virtual) {
+            const void* key = &arg.object;
+            auto& met = b_.virtual_bases_met_;
+            if (std::find(met.begin(), met.end(), key) != met.end()) return;
+            met.push_back(key);
+          }
+        }
+        o_.set(name, b_.field(arg));
       }
     }
 
@@ -317,15 +372,20 @@ class builder {
     return o;
   }
 
+  std::vector<bool (*)(builder&, const void*, const std::type_info&, json&)> dynamic_types_;
+  std::vector<const void*> virtual_bases_met_;  // in the complete object being written
   std::map<std::pair<const void*, const void*>, std::size_t> ids_;
   std::size_t next_id_ = 0;
   std::pair<const void*, const void*> introduced_{};  // the object a pointer is introducing
 };
 
-/// The JSON form of a value (a streamed golden case: of its tuple, whose bytes are the same).
-template <class T>
+/// The JSON form of a value (a streamed golden case: of its tuple, whose bytes are the same),
+/// whose polymorphic pointers may hold objects of the registered classes Registered... (a
+/// std::tuple).
+template <class Registered = std::tuple<>, class T>
 json of(const T& v) {
   builder b;
+  b.registered(static_cast<Registered*>(nullptr));
   return b.of(v);
 }
 

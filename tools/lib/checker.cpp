@@ -70,6 +70,13 @@ const std::vector<rule_info>& rules() {
       {"array-vector", "`std::array<R, N>` ↔ `vector<R>` of records"},
       {"time-point-clock", "a `time_point`'s clock (docs/format.md §18: the clock is not written)"},
       {"framed-rename", "Rename the root type of typed files (`bifrons::to_framed`)"},
+      {"add-registered", "Add a class derived from a registered polymorphic class (and register it)"},
+      {"rename-registered", "Rename a registered type (its registered name)"},
+      {"remove-registered", "Remove a registered class (or stop registering it)"},
+      {"registered-bases", "Change the registered relations of a registered class (its bases)"},
+      {"make-polymorphic", "Make a class polymorphic (add a virtual function)"},
+      {"virtual-base", "Make a base class virtual"},
+      {"make-abstract", "Make a class abstract (a pure virtual function)"},
       {"change-type", "a change of type that no row of docs/evolution.md allows"},
   };
   return list;
@@ -131,6 +138,7 @@ class checker {
 
   std::vector<finding> run() {
     compare(old_.root, new_.root, spell(new_.root), context::alone);
+    compare_registered();
     return std::move(findings_);
   }
 
@@ -470,6 +478,7 @@ class checker {
           describe(o) + " → " + describe(n) + ": 00, or 01 and the value");
     else if (o.kind == kind::pointer && o.name != n.name)
       add(verdict::compatible, path, "owning-unique", describe(o) + " → " + describe(n) + ": the same tags");
+    if (o.kind == kind::pointer && n.kind == kind::pointer) compare_polymorphic(o, n, path);
     compare(o.arg(), n.arg(), path + (o.kind == kind::optional ? "?" : "*"), context::alone);
   }
 
@@ -498,7 +507,94 @@ class checker {
                    change + ": an owning pointer writes its object, a non-owning one a reference");
       }
     }
+    compare_polymorphic(o, n, path);
     compare(o.arg(), n.arg(), path + "*", context::alone);
+  }
+
+  void compare_polymorphic(const type& o, const type& n, const std::string& path) {
+    if (o.polymorphic == n.polymorphic) return;
+    // Objects of the declared class keep tag 1; only objects of registered classes use tag 2.
+    const bool lost_classes = o.polymorphic && reached_by_registered(old_, o.arg().name);
+    add(lost_classes ? verdict::breaking : verdict::compatible, path, "make-polymorphic",
+        n.polymorphic  ? o.arg().name + " made polymorphic: its own objects keep tag 1"
+        : lost_classes ? o.arg().name + " no longer polymorphic: data holding registered classes (tag 2) is refused"
+                       : o.arg().name + " no longer polymorphic: no registered class reached it");
+  }
+
+  static bool reached_by_registered(const schema& s, const std::string& type) {
+    for (const auto& [name, registered] : s.polymorphic) {
+      const std::vector<std::string>& bases = s.at(registered).bases;
+      if (registered == type || std::find(bases.begin(), bases.end(), type) != bases.end()) return true;
+    }
+    return false;
+  }
+
+  // ---- registered classes (docs/schema.md section 6) --------------------------------------------
+
+  /// The registered names: a name is the format of the objects of its class (format.md §23).
+  void compare_registered() {
+    const auto name_of = [](const schema& s, const std::string& type) -> const std::string* {
+      for (const auto& [name, t] : s.polymorphic)
+        if (t == type) return &name;
+      return nullptr;
+    };
+    for (const auto& [name, type] : new_.polymorphic) {
+      const std::string path = "polymorphic[\"" + name + "\"]";
+      const auto old = old_.polymorphic.find(name);
+      if (old == old_.polymorphic.end()) {
+        if (const std::string* before = name_of(old_, type); before == nullptr)
+          add(verdict::compatible, path, "add-registered",
+              "class " + type + " registered as \"" + name +
+                  "\": old programs fail on its objects with unknown_type, or read them as null under "
+                  "unknown_type_policy::null");
+        continue;
+      }
+      compare_named(old_.at(old->second), new_.at(type), path, context::alone);
+      compare_bases(old_.at(old->second), new_.at(type), path);
+    }
+    for (const auto& [name, type] : old_.polymorphic) {
+      if (new_.polymorphic.count(name)) continue;
+      const std::string path = "polymorphic[\"" + name + "\"]";
+      // Renamed when the class (of the same schema name) is registered under another name.
+      if (const std::string* now = name_of(new_, type))
+        add(verdict::breaking, path, "rename-registered",
+            "registered name \"" + name + "\" → \"" + *now +
+                "\": data holding its objects fails (unknown_type); "
+                "the name is the format, keep it (the C++ class name is free to change)");
+      else
+        add(verdict::breaking, path, "remove-registered",
+            "class " + type + " (\"" + name +
+                "\") no longer registered: data holding its objects fails (unknown_type)");
+    }
+  }
+
+  /// A registered class that no longer reaches a class that pointers declare: data holding it
+  /// in such a pointer is refused (invalid_value).
+  void compare_bases(const definition& od, const definition& nd, const std::string& path) {
+    for (const std::string& base : od.bases) {
+      if (std::find(nd.bases.begin(), nd.bases.end(), base) != nd.bases.end() || !new_.types.count(base)) continue;
+      add(verdict::breaking, path, "registered-bases",
+          nd.name + " no longer reaches " + base + ": data holding it in a pointer to " + base +
+              " is refused (invalid_value)");
+    }
+  }
+
+  /// Whether a struct of s meets the class `base` more than once through its base fields (a
+  /// diamond), where making the base virtual changes the bytes.
+  static bool diamond(const schema& s, const std::string& base) {
+    const auto count = [&](const auto& self, const definition& d, std::size_t depth) -> std::size_t {
+      std::size_t n = 0;
+      if (depth > s.types.size()) return n;  // a hostile schema whose bases hold themselves
+      for (const field& f : d.fields) {
+        if (!f.base || f.type.kind != kind::named) continue;
+        if (f.type.name == base) ++n;
+        n += self(self, s.at(f.type.name), depth + 1);
+      }
+      return n;
+    };
+    for (const auto& [name, d] : s.types)
+      if (d.kind == definition_kind::structure && count(count, d, 0) > 1) return true;
+    return false;
   }
 
   // ---- named types -------------------------------------------------------------------------------
@@ -554,6 +650,10 @@ class checker {
               (pointers ? ": by-value objects take object ids, so every later id shifts"
                         : ": no pointer in these messages, so no id shifts"));
     }
+    if (od.abstract != nd.abstract)
+      add(nd.abstract ? verdict::breaking : verdict::compatible, path, "make-abstract",
+          nd.abstract ? "now abstract: objects of it in old data (tag 1) are refused (invalid_value)"
+                      : "no longer abstract: pointers may now hold objects of it (tag 1)");
     if (od.hook != nd.hook)
       add(verdict::compatible, path, "hook-aggregate",
           nd.hook ? "now written by a hook: the same bytes while it writes the same fields"
@@ -627,6 +727,15 @@ class checker {
   void compare_field(const field& o, const field& n, const std::string& p, context ctx) {
     if (o.name != n.name)
       add(verdict::compatible, p, "rename", "field " + o.name + " → " + n.name + " (names are not on the wire)");
+    if (o.is_virtual != n.is_virtual) {
+      // Written once per complete object: only a class that meets the base twice changes bytes.
+      const bool twice = diamond(old_, o.type.name) || diamond(new_, n.type.name);
+      add(twice ? verdict::breaking : verdict::compatible, p, "virtual-base",
+          std::string(n.is_virtual ? "base made virtual" : "base no longer virtual") +
+              (twice
+                   ? ": a class that meets it twice (a diamond) writes it once where it wrote it twice, or the reverse"
+                   : ": no class meets it twice, so the bytes stay"));
+    }
     const std::size_t before = findings_.size();
     compare(o.type, n.type, p, field_context(o, ctx));
     // A default is compared where the type is the same (a changed type changes its default's bytes).

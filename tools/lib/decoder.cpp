@@ -8,6 +8,8 @@
 #include <charconv>
 #include <cstring>
 #include <limits>
+#include <set>
+#include <utility>
 
 namespace bifrons::tools {
 
@@ -92,10 +94,12 @@ struct failure {
 /// An object with an id (docs/format.md section 23).
 struct object {
   std::string type;  // spelled; empty once forgotten (read inside a discarded value)
-  enum class held : std::uint8_t { shared, unique, by_value } kind;
+  // skipped: counted by a tag-2 header but not read (in fields an older reader does not know)
+  enum class held : std::uint8_t { shared, unique, by_value, skipped } kind;
   bool in_progress = true;
   bool owned = false;  // shared: a shared_ptr of the value holds it
   std::optional<std::size_t> observed_at;
+  bool registered = false;  // of a registered class: pointers to the classes it reaches may name it
 };
 
 bool valid_utf8(std::span<const std::byte> s) {
@@ -289,10 +293,10 @@ class decoder {
     }
   }
 
-  json read(const type& t, bool introduced_by_pointer = false) {
+  json read(const type& t, bool introduced_by_pointer = false, bool base = false) {
     switch (t.kind) {
       case kind::primitive: return scalar(t.prim);
-      case kind::named: return read_named(s_.at(t.name), introduced_by_pointer);
+      case kind::named: return read_named(s_.at(t.name), introduced_by_pointer, base);
       case kind::string: return read_string(t);
       case kind::sequence: return read_sequence(t);
       case kind::bitvector: return read_bitvector();
@@ -380,10 +384,17 @@ class decoder {
            (t.kind == kind::primitive && t.prim == primitive::monostate);
   }
 
-  json read_named(const definition& d, bool introduced_by_pointer) {
+  json read_named(const definition& d, bool introduced_by_pointer, bool base) {
     switch (d.kind) {
       case definition_kind::enumeration: return scalar(d.underlying);
-      case definition_kind::structure: return read_struct(d, introduced_by_pointer);
+      case definition_kind::structure: {
+        if (base) return read_struct(d, introduced_by_pointer);
+        // A complete object: its own virtual bases (format.md section 5).
+        std::vector<std::string> outer = std::exchange(virtual_bases_met_, {});
+        json v = read_struct(d, introduced_by_pointer);
+        virtual_bases_met_ = std::move(outer);
+        return v;
+      }
       case definition_kind::record: return read_record_alone(d);
     }
     return json();
@@ -417,11 +428,16 @@ class decoder {
     if (id) v.set("$id", json::integer(*id));
     for (const field& f : d.fields) {
       path_scope scope(*this, "." + f.name);
-      if (pos_ == limit_) {
+      const bool met_before = f.is_virtual && std::find(virtual_bases_met_.begin(), virtual_bases_met_.end(),
+                                                        f.type.name) != virtual_bases_met_.end();
+      if (met_before) {
+        note(pos_, 0, "virtual base " + f.type.name + ": written before in this object");
+      } else if (pos_ == limit_) {
         note(pos_, 0, "missing: the default " + to_hex(f.default_bytes));
         v.set(f.name, decode_default(f.type, f.default_bytes, false));
       } else {
-        v.set(f.name, read(f.type));
+        if (f.is_virtual) virtual_bases_met_.push_back(f.type.name);
+        v.set(f.name, read(f.type, false, f.base));
       }
     }
     if (pos_ < body_end) {
@@ -699,31 +715,70 @@ class decoder {
     return v;
   }
 
-  /// Keys are equal when their values are, floating point compared as numbers.
-  static bool same_key(const json& a, const json& b) {
-    if (a.is_number() && b.is_number()) {
-      if (a.text().find_first_of(".e") == std::string::npos && b.text().find_first_of(".e") == std::string::npos)
-        return a.text() == b.text();
-      return std::strtod(a.text().c_str(), nullptr) == std::strtod(b.text().c_str(), nullptr);
-    }
-    if (a.is_string() && b.is_string() && (a.text().rfind("nan", 0) == 0 || b.text().rfind("nan", 0) == 0))
-      return false;
-    if (a.kind() != b.kind()) return false;
-    if (a.is_array()) {
-      if (a.items().size() != b.items().size()) return false;
-      for (std::size_t i = 0; i < a.items().size(); ++i)
-        if (!same_key(a.items()[i], b.items()[i])) return false;
+  /// Keys of type t are equal when their values are, floating point compared as numbers (a NaN
+  /// equals nothing); the type says which JSON strings are floats ("nan", "inf") and which are
+  /// text.
+  bool same_key(const type& t, const json& a, const json& b) const {
+    const auto all = [&](const json& x, const json& y, const auto& type_of) {
+      if (!x.is_array() || !y.is_array() || x.items().size() != y.items().size()) return x == y;
+      for (std::size_t i = 0; i < x.items().size(); ++i)
+        if (!same_key(type_of(i), x.items()[i], y.items()[i])) return false;
       return true;
-    }
-    if (a.is_object()) {
-      if (a.members().size() != b.members().size()) return false;
-      for (const auto& [k, v] : a.members()) {
-        const json* other = b.find(k);
-        if (other == nullptr || !same_key(v, *other)) return false;
+    };
+    switch (t.kind) {
+      case kind::primitive: {
+        if (!is_float(t.prim)) return a == b;
+        if (a.is_string() || b.is_string()) {
+          const bool nan = (a.is_string() && a.text().rfind("nan", 0) == 0) ||
+                           (b.is_string() && b.text().rfind("nan", 0) == 0);
+          return !nan && a == b;  // the infinities
+        }
+        return std::strtod(a.text().c_str(), nullptr) == std::strtod(b.text().c_str(), nullptr);
       }
-      return true;
+      case kind::named: {
+        const definition& d = s_.at(t.name);
+        if (d.kind == definition_kind::enumeration || !a.is_object() || !b.is_object()) return a == b;
+        for (const field& f : d.fields) {
+          const json* x = a.find(f.name);
+          const json* y = b.find(f.name);
+          if (x == nullptr || y == nullptr ? x != y : !same_key(f.type, *x, *y)) return false;
+        }
+        return true;
+      }
+      case kind::sequence:
+      case kind::array:
+      case kind::set:
+      case kind::complex: return all(a, b, [&](std::size_t) -> const type& { return t.arg(); });
+      case kind::tuple:
+        return a.items().size() == t.args.size() && all(a, b, [&](std::size_t i) -> const type& { return t.args[i]; });
+      case kind::map: {
+        const auto pair = [&](const json& x, const json& y) {
+          return all(x, y, [&](std::size_t i) -> const type& { return t.arg(i); });
+        };
+        if (!a.is_array() || !b.is_array() || a.items().size() != b.items().size()) return false;
+        for (std::size_t i = 0; i < a.items().size(); ++i)
+          if (!pair(a.items()[i], b.items()[i])) return false;
+        return true;
+      }
+      case kind::optional: {
+        if (a.is_null() || b.is_null()) return a == b;
+        const json* x = nullable(t.arg()) ? a.find("some") : &a;
+        const json* y = nullable(t.arg()) ? b.find("some") : &b;
+        return x != nullptr && y != nullptr && same_key(t.arg(), *x, *y);
+      }
+      case kind::variant: {
+        const json* i = a.find("index");
+        const json* x = a.find("value");
+        const json* y = b.find("value");
+        if (i == nullptr || b.find("index") == nullptr || !(*i == *b.find("index")) || !x || !y) return false;
+        const auto index = static_cast<std::size_t>(std::strtoull(i->text().c_str(), nullptr, 10));
+        return index < t.args.size() && same_key(t.args[index], *x, *y);
+      }
+      case kind::duration:
+      case kind::deprecated: return same_key(t.arg(), a, b);
+      case kind::time_point: return same_key(t.arg().arg(), a, b);
+      default: return a == b;  // strings, bits, fixed integers, pointers
     }
-    return a == b;
   }
 
   json read_associative(const type& t) {
@@ -748,7 +803,7 @@ class decoder {
       }
       if (!t.multi) {
         for (const json& k : keys)
-          if (same_key(k, key)) fail(errc::duplicate_key, at);
+          if (same_key(t.arg(0), k, key)) fail(errc::duplicate_key, at);
         keys.push_back(key);
       }
       v.push(std::move(element));
@@ -762,12 +817,80 @@ class decoder {
     if (objects_.size() >= options_.max_objects) fail(errc::object_limit_exceeded, at);
   }
 
-  object& referenced(std::uint64_t tag, const type& to, std::size_t at) {
+  /// Whether a registered class `type` reaches `to` (itself, or one of its "bases").
+  bool reaches(const std::string& type, const std::string& to) const {
+    if (type == to) return true;
+    const auto it = s_.types.find(type);
+    return it != s_.types.end() &&
+           std::find(it->second.bases.begin(), it->second.bases.end(), to) != it->second.bases.end();
+  }
+
+  /// The object that a reference of pointer type t names: of t's `to`, or, for a polymorphic
+  /// pointer, of a registered class that reaches it. One counted but not read (in fields of a
+  /// newer writer) fails with unknown_type.
+  object& referenced(std::uint64_t tag, const type& t, std::size_t at) {
     const std::uint64_t index = tag - 3;
     if (index >= objects_.size()) fail(errc::invalid_value, at);
     object& o = objects_[static_cast<std::size_t>(index)];
-    if (o.type != spell(to)) fail(errc::invalid_value, at);
+    if (o.kind == object::held::skipped && (!options_.unknown_types_null || t.name == "reference"))
+      fail(errc::unknown_type, at);
+    if (o.kind == object::held::skipped) return o;  // reads as null
+    if (o.type == spell(t.arg())) return o;
+    if (!(t.polymorphic && o.registered && !o.type.empty() && reaches(o.type, t.arg().name)))
+      fail(errc::invalid_value, at);
     return o;
+  }
+
+  /// Under unknown_types_null: the envelope of an object of a class this schema does not know,
+  /// skipped; it and the objects inside it take their ids, and the pointer reads as null.
+  json skip_unknown_object(std::size_t at, const std::string& name, std::uint64_t inside) {
+    const std::size_t start = pos_;
+    const std::uint64_t length = varint() >> 1;
+    if (length > remaining()) fail(errc::unexpected_end, start);  // the library's offset: the header
+    if (inside > length) fail(errc::invalid_value, at);
+    take(static_cast<std::size_t>(length));
+    note(start, pos_ - start, "skipped: an object of " + to_text(json(name)) + ", a class this schema does not know");
+    for (std::uint64_t i = 0; i <= inside; ++i) {
+      count_object(at);
+      objects_.push_back({"", object::held::skipped, false, false, std::nullopt, false});
+    }
+    return json();
+  }
+
+  /// After tag 2: the type (an index, or 0 and new names first) and the count of objects inside
+  /// (docs/format.md section 23). Returns the registered name; its struct in `dynamic` ("" if
+  /// this schema does not know the name).
+  std::string polymorphic_header(std::string& dynamic, std::uint64_t& inside) {
+    std::size_t at = pos_;
+    std::uint64_t index = varint();
+    if (index == 0) {
+      const std::size_t count_at = pos_;
+      const std::uint64_t names = varint();
+      if (names == 0 || names > remaining() / 2) fail(errc::invalid_value, count_at);  // a name takes 2 bytes
+      note(at, pos_ - at, std::to_string(names) + " new type name" + (names == 1 ? "" : "s"));
+      for (std::uint64_t i = 0; i < names; ++i) {
+        const std::size_t name_at = pos_;
+        const std::uint64_t length = varint();
+        if (length == 0 || length > 255) fail(errc::invalid_value, name_at);
+        const std::byte* p = take(static_cast<std::size_t>(length));
+        type_names_.emplace_back(reinterpret_cast<const char*>(p), static_cast<std::size_t>(length));
+        note(name_at, pos_ - name_at,
+             "type " + std::to_string(type_names_.size()) + ": " + to_text(json(type_names_.back())));
+      }
+      at = pos_;
+      index = varint();
+    }
+    if (index == 0 || index > type_names_.size()) fail(errc::invalid_value, at);  // a type not named before
+    const std::string& name = type_names_[static_cast<std::size_t>(index - 1)];
+    note(at, pos_ - at, "of type " + std::to_string(index) + ", " + to_text(json(name)));
+    const std::size_t count_at = pos_;
+    inside = varint();
+    // Every object inside takes at least one byte of the encoding that follows.
+    if (inside > remaining()) fail(errc::invalid_value, count_at);
+    note(count_at, pos_ - count_at, std::to_string(inside) + " objects inside");
+    const auto it = s_.polymorphic.find(name);
+    dynamic = it == s_.polymorphic.end() ? std::string() : it->second;
+    return name;
   }
 
   json read_pointer(const type& t) {
@@ -786,29 +909,67 @@ class decoder {
     }
     const bool owns_alone = role == "unique" || role == "owning";
     const bool shares = role == "shared" || role == "weak";
-    if (tag == 1 && (owns_alone || shares)) {
+    const bool polymorphic = tag == 2 && t.polymorphic && (owns_alone || shares);
+    if ((tag == 1 || polymorphic) && (owns_alone || shares)) {
+      std::string type_name = spell(t.arg());
+      std::string registered_name;
+      std::uint64_t inside = 0;
+      bool registered = t.polymorphic && registered_structs_.count(type_name) != 0;
+      // Tag 1 would create an object of an abstract class.
+      if (const definition* d = s_.named(t.arg()); tag == 1 && d && d->abstract) fail(errc::invalid_value, at);
+      if (polymorphic) {
+        note(at, 1, "new object " + std::to_string(objects_.size() + 1) + ", of a registered class:");
+        registered_name = polymorphic_header(type_name, inside);
+        if (type_name.empty()) {
+          if (!options_.unknown_types_null) fail(errc::unknown_type, at);
+          return skip_unknown_object(at, registered_name, inside);
+        }
+        if (!reaches(type_name, t.arg().name)) fail(errc::invalid_value, at);  // never reinterpret an object
+        registered = true;
+      }
       count_object(at);
-      objects_.push_back({spell(t.arg()), shares ? object::held::shared : object::held::unique, true, false,
-                          std::nullopt});
+      objects_.push_back({type_name, shares ? object::held::shared : object::held::unique, true, false, std::nullopt,
+                          registered});
       const std::size_t index = objects_.size() - 1;
       objects_[index].owned = role == "shared";
-      note(at, pos_ - at, "new object " + std::to_string(index + 1));
+      if (!polymorphic) note(at, pos_ - at, "new object " + std::to_string(index + 1));
       const std::size_t floor = strong_floor_;
       if (role == "weak") strong_floor_ = index;
       json value;
       {
-        path_scope scope(*this, "*");
-        value = read(t.arg(), true);
+        path_scope scope(*this, polymorphic ? "*(" + registered_name + ")" : "*");
+        type dynamic;
+        dynamic.kind = kind::named;
+        dynamic.name = type_name;
+        value = read(polymorphic ? dynamic : t.arg(), true);
       }
       strong_floor_ = floor;
       objects_[index].in_progress = false;
+      std::uint64_t unread = 0;
+      if (polymorphic) {
+        // An older reader may read fewer of the objects inside (the rest were in fields it
+        // skips): they take their ids all the same. Never more.
+        const std::size_t read_inside = objects_.size() - (index + 1);
+        if (read_inside > inside) fail(errc::invalid_value, at);
+        unread = inside - read_inside;
+        for (std::uint64_t i = 0; i < unread; ++i) {
+          count_object(at);
+          objects_.push_back({"", object::held::skipped, false, false, std::nullopt, false});
+        }
+      }
       json v = json::object();
       v.set("id", json::integer(index + 1));
+      if (polymorphic) v.set("type", registered_name);
       v.set("value", std::move(value));
+      if (unread != 0) v.set("unread", json::integer(unread));
       return v;
     }
     if (tag < 3 || owns_alone) fail(errc::invalid_value, at);
-    object& o = referenced(tag, t.arg(), at);
+    object& o = referenced(tag, t, at);
+    if (o.kind == object::held::skipped) {
+      note(at, pos_ - at, "reference to object " + std::to_string(tag - 2) + ", skipped: null");
+      return json();
+    }
     const auto index = static_cast<std::size_t>(tag - 3);
     if (shares) {
       if (o.kind != object::held::shared) fail(errc::invalid_value, at);
@@ -822,7 +983,16 @@ class decoder {
     return reference(tag);
   }
 
+  static std::set<std::string> registered_of(const schema& s) {
+    std::set<std::string> out;
+    for (const auto& [name, target] : s.polymorphic) out.insert(target);
+    return out;
+  }
+
   const schema& s_;
+  std::set<std::string> registered_structs_ = registered_of(s_);
+  std::vector<std::string> type_names_;          // tag-2 type names, by index - 1
+  std::vector<std::string> virtual_bases_met_;   // in the complete object being read
   std::span<const std::byte> in_;
   std::size_t pos_ = 0;
   std::size_t limit_;

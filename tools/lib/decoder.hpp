@@ -26,6 +26,10 @@ struct decode_options {
   std::uint64_t max_depth = 64;
   std::uint64_t max_elements = std::uint64_t{64} << 20;
   std::uint64_t max_objects = std::uint64_t{1} << 20;
+  /// read_options::unknown_types = unknown_type_policy::null: an object of a registered name the
+  /// schema does not hold is skipped, and it, and every reference to it or to an object inside
+  /// it, reads as null (a reference pointer fails with unknown_type). Otherwise unknown_type.
+  bool unknown_types_null = false;
   /// Collect an annotation for every part of the bytes (bifrons-inspect --annotate).
   bool annotate = false;
   /// Stop at the end of the value: bytes after it are not trailing_bytes, and decode_result::end

@@ -24,6 +24,14 @@ std::optional<primitive> find_primitive(std::string_view name) {
   return std::nullopt;
 }
 
+/// What fixed() takes: bool, char, byte, an integer, or an enum (a name that is not a primitive;
+/// checked to be an enum once every definition is loaded).
+bool fixed_width_integer(const type& t) {
+  if (t.kind == kind::named) return true;
+  return t.kind == kind::primitive && t.prim != primitive::f32 && t.prim != primitive::f64 &&
+         t.prim != primitive::monostate;
+}
+
 /// Fixed sizes beyond any real type, refused so that size arithmetic on hostile schemas cannot
 /// overflow.
 constexpr std::uint64_t max_fixed_size = std::uint64_t{1} << 32;
@@ -34,7 +42,7 @@ class loader {
 
   schema load() {
     if (!doc_.is_object()) fail("", "a schema is a JSON object");
-    allowed(doc_, "", {"bifrons_schema", "format", "root", "types"});
+    allowed(doc_, "", {"bifrons_schema", "format", "root", "types", "polymorphic"});
     if (number(member(doc_, "", "bifrons_schema"), "bifrons_schema") != 1)
       fail("bifrons_schema", "only version 1 of the schema model is known");
     if (number(member(doc_, "", "format"), "format") != 1) fail("format", "only format 1 is known");
@@ -43,7 +51,27 @@ class loader {
     for (const auto& [name, def] : types.members()) names_.insert(name);
     for (const auto& [name, def] : types.members()) result_.types.emplace(name, definition_of(name, def));
     result_.root = expression(member(doc_, "", "root"), "root");
+    if (const json* registered = doc_.find("polymorphic")) polymorphic(*registered);
     return std::move(result_);
+  }
+
+  /// The registered names: each of one struct, each struct under one name (as the registry
+  /// keeps them); "bases" only on those structs, naming structs.
+  void polymorphic(const json& registered) {
+    if (!registered.is_object() || registered.members().empty()) fail("polymorphic", "an object, absent when empty");
+    std::set<std::string> structs;
+    for (const auto& [name, target] : registered.members()) {
+      const std::string path = "polymorphic[\"" + name + "\"]";
+      if (name.empty() || name.size() > 255) fail(path, "a registered name has 1 to 255 bytes");
+      const auto it = target.is_string() ? result_.types.find(target.text()) : result_.types.end();
+      if (it == result_.types.end() || it->second.kind != definition_kind::structure)
+        fail(path, "the name of a struct");
+      if (!structs.insert(target.text()).second) fail(path, "\"" + target.text() + "\" is registered under two names");
+      result_.polymorphic.emplace(name, target.text());
+    }
+    for (const auto& [name, d] : result_.types)
+      if (!d.bases.empty() && !structs.count(name))
+        fail("types[\"" + name + "\"].bases", "only a registered class (a value of \"polymorphic\") lists bases");
   }
 
  private:
@@ -160,6 +188,8 @@ class loader {
       allowed(v, path, {"kind", "of"});
       t.kind = kind_name == "complex" ? kind::complex : kind_name == "optional" ? kind::optional : kind::fixed;
       t.args.push_back(sub("of"));
+      if (t.kind == kind::fixed && !fixed_width_integer(t.arg()))
+        fail(path + ".of", "an integer type or an enum's name");
     } else if (kind_name == "deprecated") {
       allowed(v, path, {"kind", "of", "writes"});
       t.kind = kind::deprecated;
@@ -177,13 +207,15 @@ class loader {
       t.args.push_back(sub("duration"));
       if (t.args[0].kind != kind::duration) fail(path + ".duration", "a duration");
     } else if (kind_name == "pointer") {
-      allowed(v, path, {"kind", "role", "to"});
+      allowed(v, path, {"kind", "role", "to", "polymorphic"});
       t.kind = kind::pointer;
+      t.polymorphic = flag(v, "polymorphic", path);
       t.name = member(v, path, "role").text();
       static constexpr std::string_view roles[] = {"unique", "owning", "shared", "weak", "raw", "reference"};
       if (std::find(std::begin(roles), std::end(roles), t.name) == std::end(roles))
         fail(path + ".role", "unique, owning, shared, weak, raw or reference");
       t.args.push_back(sub("to"));
+      if (t.polymorphic && !names_.count(t.arg().name)) fail(path + ".polymorphic", "only on a pointer to a struct");
     } else {
       fail(path + ".kind", "unknown kind \"" + kind_name + "\"");
     }
@@ -213,8 +245,16 @@ class loader {
       d.kind = definition_kind::record;
       d.size = number(member(v, path, "size"), path + ".size");
     } else if (k == "struct") {
-      allowed(v, path, {"kind", "fields", "version", "identity", "hook", "polymorphic"});
-      if (v.find("polymorphic") != nullptr) fail(path + ".polymorphic", "reserved, not supported yet");
+      allowed(v, path, {"kind", "fields", "version", "identity", "hook", "bases", "abstract"});
+      d.abstract = flag(v, "abstract", path);
+      if (const json* bases = v.find("bases")) {
+        if (!bases->is_array() || bases->items().empty()) fail(path + ".bases", "an array of names, absent when empty");
+        for (const json& b : bases->items()) {
+          if (!b.is_string() || !names_.count(b.text()) || b.text() == name)
+            fail(path + ".bases", "names of other types");
+          d.bases.push_back(b.text());
+        }
+      }
       if (const json* version = v.find("version")) {
         const std::uint64_t n = number(*version, path + ".version");
         if (n > 0xFFFFFFFFu) fail(path + ".version", "at most 2^32 - 1");
@@ -234,9 +274,11 @@ class loader {
       if (is_record)
         allowed(f, fpath, {"name", "type", "default", "offset", "width"});
       else
-        allowed(f, fpath, {"name", "type", "default", "base"});
+        allowed(f, fpath, {"name", "type", "default", "base", "virtual"});
       field out;
       out.name = member(f, fpath, "name").text();
+      for (const field& earlier : d.fields)
+        if (earlier.name == out.name) fail(fpath + ".name", "\"" + out.name + "\" names an earlier field too");
       out.type = expression(member(f, fpath, "type"), fpath + ".type");
       out.default_bytes = hex(member(f, fpath, "default"), fpath + ".default");
       if (is_record) {
@@ -244,6 +286,9 @@ class loader {
         out.width = number(member(f, fpath, "width"), fpath + ".width");
       } else {
         out.base = flag(f, "base", fpath);
+        out.is_virtual = flag(f, "virtual", fpath);
+        if (out.is_virtual && !(out.base && out.type.kind == kind::named))
+          fail(fpath + ".virtual", "only on a base field of a named type");
       }
       d.fields.push_back(std::move(out));
     }
@@ -257,11 +302,41 @@ class loader {
 
 }  // namespace
 
+namespace {
+
+/// A fixed() of a named type names an enum.
+void check_fixed(const schema& s, const type& t, const std::string& where) {
+  if (t.kind == kind::fixed && t.arg().kind == kind::named && s.at(t.arg().name).kind != definition_kind::enumeration)
+    throw schema_error("schema: " + where + ": fixed<" + t.arg().name + "> is not of an integer type or an enum");
+  for (const type& a : t.args) check_fixed(s, a, where);
+}
+
+/// A record that holds itself (through its fields, or arrays of them) has no size.
+void check_record_nesting(const schema& s, const std::string& name, std::vector<std::string>& open) {
+  if (std::find(open.begin(), open.end(), name) != open.end())
+    throw schema_error("schema: types[\"" + name + "\"]: a record that contains itself");
+  open.push_back(name);
+  for (const field& f : s.at(name).fields) {
+    const type* t = &f.type;
+    while (t->kind == kind::array) t = &t->arg();
+    if (const definition* d = s.named(*t); d && d->kind == definition_kind::record)
+      check_record_nesting(s, d->name, open);
+  }
+  open.pop_back();
+}
+
+}  // namespace
+
 schema load_schema(const json& document) {
   schema s = loader(document).load();
+  check_fixed(s, s.root, "root");
+  for (const auto& [name, d] : s.types)
+    for (const field& f : d.fields) check_fixed(s, f.type, "types[\"" + name + "\"]." + f.name);
   // Records: the widths and offsets that the types imply.
   for (const auto& [name, d] : s.types) {
     if (d.kind != definition_kind::record) continue;
+    std::vector<std::string> open;
+    check_record_nesting(s, name, open);
     std::uint64_t offset = 0;
     for (const field& f : d.fields) {
       const std::uint64_t width = record_width(s, f.type);

@@ -66,6 +66,7 @@ struct type {
   bool view = false;
   bool varint = false;
   bool multi = false;
+  bool polymorphic = false;  // pointer: may hold a registered class related to `to` (tag 2)
   std::uint64_t size = 0;  // array, bitset
   std::vector<type> args;
   std::vector<std::byte> writes;  // deprecated
@@ -78,6 +79,7 @@ struct field {
   tools::type type;
   std::vector<std::byte> default_bytes;
   bool base = false;
+  bool is_virtual = false;   // a virtual base: written only where the complete object first meets it
   std::uint64_t offset = 0;  // records
   std::uint64_t width = 0;   // records
 };
@@ -91,6 +93,8 @@ struct definition {
   std::optional<std::uint32_t> version;
   bool identity = false;
   bool hook = false;
+  bool abstract = false;  // a struct no object has as its own class: tag 1 cannot create one
+  std::vector<std::string> bases;  // a registered class: the classes it reaches through registered relations
   std::uint64_t size = 0;     // records
   primitive underlying{};      // enums
 };
@@ -98,6 +102,8 @@ struct definition {
 struct schema {
   type root;
   std::map<std::string, definition> types;
+  /// Registered name -> the struct it stands for (docs/schema.md section 6).
+  std::map<std::string, std::string> polymorphic;
 
   [[nodiscard]] const definition& at(const std::string& name) const { return types.at(name); }
   /// The definition a type expression names, or nullptr if it is not a named type.

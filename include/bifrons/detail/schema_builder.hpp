@@ -33,6 +33,7 @@
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <typeinfo>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -113,6 +114,15 @@ class schema_builder {
     return describer<std::remove_cv_t<T>>::describe(*this);
   }
 
+  /// A registered class that pointers may hold, described although the root may not reach it.
+  template <class T>
+  void describe_registered() {
+    (void)describe<T>();
+    if (the_registry().find(typeid(T)) == nullptr)
+      fail("bifrons::schema: " + std::string(schema_name_of<T>()) +
+           " is listed as a registered class, but this program has not registered it (BIFRONS_REGISTER)");
+  }
+
   /// Starts the definition of the named type whose key is `key`: false if it is defined already
   /// or being defined (further up a recursive type). Two types of one name are an error.
   bool begin(std::string_view name, const void* key) {
@@ -121,37 +131,67 @@ class schema_builder {
       types_.emplace(std::string(name), entry{key, json::value()});
       return true;
     }
-    if (it->second.key != key) {
-      const std::string message = "bifrons::schema: two different types have the schema name \"" + std::string(name) +
-                                  "\"; declare a bifrons::schema_name for one of them";
-#if BIFRONS_HAS_EXCEPTIONS
-      throw std::logic_error(message);
-#else
-      std::fputs(message.c_str(), stderr);
-      std::abort();
-#endif
-    }
+    if (it->second.key != key)
+      fail("bifrons::schema: two different types have the schema name \"" + std::string(name) +
+           "\"; declare a bifrons::schema_name for one of them");
     return false;
   }
   void define(std::string_view name, json::value definition) {
-    types_.find(name)->second.definition = std::move(definition);
+    const auto it = types_.find(name);
+    it->second.definition = std::move(definition);
+    it->second.later = false;
   }
+  /// A definition to replace once an object of the type is at hand (an abstract class).
+  void define_later(std::string_view name, json::value placeholder) {
+    define(name, std::move(placeholder));
+    types_.find(name)->second.later = true;
+  }
+  [[nodiscard]] bool defined_later(std::string_view name) const { return types_.find(name)->second.later; }
 
-  /// The schema document of docs/schema.md, section 1.
+  /// A polymorphic class among the named types: pointers to it may hold registered classes.
+  void polymorphic_class(std::string_view name, const std::type_info& type) { types_.find(name)->second.type = &type; }
+
+  /// The schema document of docs/schema.md, section 1. The registered names and relations of
+  /// the polymorphic classes come from the registry (docs/schema.md, section 6): what this
+  /// program has registered when the schema is made.
   [[nodiscard]] json::value document(json::value root) const {
     json::value doc = json::value::object();
     doc.set("bifrons_schema", json::value::integer(1));
     doc.set("format", json::value::integer(1));
     doc.set("root", std::move(root));
+    json::value registered = json::value::object();
     json::value& types = doc.set("types", json::value::object());
-    for (const auto& [name, e] : types_) types.set(name, e.definition);
+    const registry& r = the_registry();
+    for (const auto& [name, e] : types_) {
+      json::value& definition = types.set(name, e.definition);
+      const registered_type* found = e.type ? r.find(*e.type) : nullptr;
+      if (found == nullptr) continue;
+      registered.set(found->name, name);
+      json::value bases = json::value::array();
+      for (const auto& [base_name, base] : types_)
+        if (base.type != nullptr && base.type != e.type && r.path(*e.type, *base.type) != nullptr)
+          bases.push(base_name);
+      if (!bases.items().empty()) definition.set("bases", std::move(bases));
+    }
+    if (!registered.members().empty()) doc.set("polymorphic", std::move(registered));
     return doc;
   }
 
  private:
+  [[noreturn]] static void fail(const std::string& message) {
+#if BIFRONS_HAS_EXCEPTIONS
+    throw std::logic_error(message);
+#else
+    std::fputs(message.c_str(), stderr);
+    std::abort();
+#endif
+  }
+
   struct entry {
     const void* key;
     json::value definition;
+    const std::type_info* type = nullptr;  // of a polymorphic class
+    bool later = false;                     // a placeholder (define_later)
   };
   std::map<std::string, entry, std::less<>> types_;
 };
@@ -223,12 +263,11 @@ json::value list_of(schema_builder& b) {
 
 template <class T>
 json::value pointer_to(schema_builder& b, std::string_view role) {
-  static_assert(!std::is_polymorphic_v<T>,
-                "bifrons: schema<T>() does not describe pointers to polymorphic classes yet (tag 2, registered "
-                "types): docs/schema.md, section 6");
   json::value v = kind_object("pointer");
   v.set("role", role);
   v.set("to", b.describe<std::remove_cv_t<T>>());
+  // May hold an object of a registered class related to T (tag 2).
+  if constexpr (std::is_polymorphic_v<T>) v.set("polymorphic", true);
   return v;
 }
 
@@ -266,6 +305,9 @@ inline constexpr bool is_instance = false;
 template <template <class...> class W, class... U>
 inline constexpr bool is_instance<W<U...>, W> = true;
 
+template <class B>
+json::value describe_abstract_base(schema_builder& b, const B& object);
+
 /// The fields of a struct, as its hook (or its members) hands them over.
 template <class T>
 class schema_archive {
@@ -294,7 +336,7 @@ class schema_archive {
       describe_field(field, arg);
     }
     field.set("name", name.empty() ? "field" + std::to_string(position_) : std::string(name));
-    field.set("default", encoded_hex(arg));
+    field.set("default", default_hex(arg));
     fields_.push(std::move(field));
     ++position_;
   }
@@ -305,7 +347,27 @@ class schema_archive {
   template <class A>
   void describe_field(json::value& field, const A& arg) {
     field.set("type", field_type(arg));
-    if constexpr (is_base<A>::value) field.set("base", true);
+    if constexpr (is_base<A>::value) {
+      field.set("base", true);
+      // Written only where the complete object first meets it (format.md, section 5).
+      if constexpr (codec<A>::is_virtual) field.set("virtual", true);
+    }
+  }
+
+  /// A base's bytes are its object's, written alone: for a virtual base, where the complete
+  /// object first meets it (the codec of a base_ref would ask a write session that the default of
+  /// one field does not have whether it met the base before).
+  template <class A>
+  static std::string default_hex(const A& arg) {
+    if constexpr (requires {
+                    arg.name;
+                    arg.field;
+                  })
+      return default_hex(arg.field);
+    else if constexpr (is_instance<A, base_ref>)
+      return encoded_hex(arg.object);
+    else
+      return encoded_hex(arg);
   }
 
   template <class A>
@@ -323,10 +385,11 @@ class schema_archive {
                   }) {
       return field_type(arg.field);
     } else if constexpr (is_instance<A, base_ref>) {
-      static_assert(!codec<A>::is_virtual,
-                    "bifrons: schema<T>() does not describe virtual bases yet (written once per complete object, "
-                    "format.md section 5): docs/schema.md, section 11");
-      return builder_.describe<std::remove_cv_t<std::remove_reference_t<decltype(arg.object)>>>();
+      using B = std::remove_cv_t<std::remove_reference_t<decltype(arg.object)>>;
+      if constexpr (std::is_abstract_v<B>)
+        return describe_abstract_base<B>(builder_, arg.object);
+      else
+        return builder_.describe<B>();
     } else if constexpr (is_instance<A, fixed_ref>) {
       return single<std::remove_cv_t<std::remove_reference_t<decltype(arg.value)>>>(builder_, "fixed");
     } else if constexpr (is_instance<A, owning_ref>) {
@@ -378,6 +441,28 @@ json::value record_definition(schema_builder& b) {
   return def;
 }
 
+/// A struct's definition from an object of it: its hook (or members) called on the object.
+template <class T>
+json::value struct_definition_of(schema_builder& b, const T& object) {
+  check_hooks<T>();
+  json::value def = kind_object("struct");
+  schema_archive<T> ar(b);
+  if constexpr (reflected<T>) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      visit_members<member_count<T>>(object,
+                                     [&](const auto&... members) { (ar.add(members, member_name<T, I>.view()), ...); });
+    }(std::make_index_sequence<member_count<T>>{});
+  } else {
+    save_fields(ar, object);
+    def.set("hook", true);
+  }
+  def.set("fields", ar.take_fields());
+  if constexpr (has_class_version<T>) def.set("version", json::value::integer(class_version<T>()));
+  if constexpr (enable_identity<T>) def.set("identity", true);
+  if constexpr (std::is_abstract_v<T>) def.set("abstract", true);
+  return def;
+}
+
 template <class T>
 json::value struct_definition(schema_builder& b) {
   static_assert(access::default_constructible<T>,
@@ -385,39 +470,46 @@ json::value struct_definition(schema_builder& b) {
                 "fields and their defaults; give this class a default constructor (a private one with "
                 "`friend bifrons::access;` will do: load_and_construct alone is not enough)");
   if constexpr (access::default_constructible<T>) {
-    check_hooks<T>();
-    json::value def = kind_object("struct");
     const T object = access::make<T>();
-    schema_archive<T> ar(b);
-    if constexpr (reflected<T>) {
-      [&]<std::size_t... I>(std::index_sequence<I...>) {
-        visit_members<member_count<T>>(object, [&](const auto&... members) {
-          (ar.add(members, member_name<T, I>.view()), ...);
-        });
-      }(std::make_index_sequence<member_count<T>>{});
-    } else {
-      save_fields(ar, object);
-      def.set("hook", true);
-    }
-    def.set("fields", ar.take_fields());
-    if constexpr (has_class_version<T>) def.set("version", json::value::integer(class_version<T>()));
-    if constexpr (enable_identity<T>) def.set("identity", true);
-    return def;
+    return struct_definition_of(b, object);
   } else {
     return {};
   }
+}
+
+/// An abstract class has no object of its own: its fields come from the first base subobject
+/// of it that a described class's hook hands over (describe_abstract_base). Until then (and if
+/// no described class derives from it) it has none: a reader never reads it alone, since tag 1
+/// cannot create it.
+inline json::value abstract_placeholder() {
+  json::value def = kind_object("struct");
+  def.set("fields", json::value::array());
+  def.set("hook", true);
+  def.set("abstract", true);
+  return def;
 }
 
 template <class T>
 json::value describe_class(schema_builder& b) {
   constexpr std::string_view name = schema_name_of<T>();
   if (b.begin(name, &schema_key<T>)) {
+    if constexpr (std::is_polymorphic_v<T>) b.polymorphic_class(name, typeid(T));
     if constexpr (record<T>)
       b.define(name, record_definition<T>(b));
+    else if constexpr (std::is_abstract_v<T>)
+      b.define_later(name, abstract_placeholder());
     else
       b.define(name, struct_definition<T>(b));
   }
   return json::value(name);
+}
+
+/// The base subobject `object` of an abstract class B, met in a derived class's hook: B's fields.
+template <class B>
+json::value describe_abstract_base(schema_builder& b, const B& object) {
+  json::value name = describe_class<B>(b);
+  if (b.defined_later(name.text())) b.define(name.text(), struct_definition_of(b, object));
+  return name;
 }
 
 // ---- the types ---------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ._errors import DecodeError, EncodeError, Errc, Error, SchemaError
 from ._floats import f32_from_bits, f64_from_bits, float_bits, float_key
-from ._state import BY_VALUE, SHARED, UNIQUE, ObjectEntry, Reader, Writer, varint_bytes
+from ._state import BY_VALUE, SHARED, SKIPPED, UNIQUE, ObjectEntry, Reader, Writer, varint_bytes
 
 _UNEXPECTED_END = Errc.unexpected_end
 _INVALID_VALUE = Errc.invalid_value
@@ -366,14 +366,17 @@ class Enum(Codec):
 class Field:
     """A field of a struct or record; its default is decoded once, when the schema loads."""
 
-    __slots__ = ("name", "codec", "default_bytes", "base", "offset", "width", "_default", "_state", "_decode")
+    __slots__ = ("name", "codec", "default_bytes", "base", "virtual", "offset", "width", "_default", "_state",
+                 "_decode")
 
     def __init__(self, name: str, codec: Codec, default_bytes: bytes, base: bool = False, offset: int = 0,
-                 width: int = 0) -> None:
+                 width: int = 0, virtual: bool = False) -> None:
         self.name = name
         self.codec = codec
         self.default_bytes = default_bytes
         self.base = base
+        # A virtual base: written only where the complete object first meets it (format.md §5).
+        self.virtual = virtual
         self.offset = offset
         self.width = width
         self._default: Any = None
@@ -401,18 +404,52 @@ class Struct(Codec):
         self.version: Optional[int] = None
         self.identity = False
         self.hook = False
+        # A registered class: the names of the classes it reaches (docs/schema.md section 6).
+        self.bases: frozenset = frozenset()
+        # Whether its objects meet virtual bases: a complete object keeps track of those it read.
+        self.virtual_scope = False
+        # No object has it as its own class: tag 1 cannot create one.
+        self.abstract = False
         self._names: frozenset = frozenset()
         self._readers: List[Tuple[str, Callable[[Reader], Any], Field]] = []
+        self._virtual_fields = False
 
     def finish(self) -> None:
         self._names = frozenset(f.name for f in self.fields)
-        self._readers = [(f.name, f.codec.read, f) for f in self.fields]
-        self._writers = [(f.name, f.codec.write) for f in self.fields]
+        self._virtual_fields = any(f.virtual for f in self.fields)
+        self._readers = [(f.name, self._field_reader(f), f) for f in self.fields]
+        self._writers = [(f.name, self._field_writer(f)) for f in self.fields]
+
+    @staticmethod
+    def _field_reader(f: Field) -> Callable[[Reader], Any]:
+        codec = f.codec
+        if f.base and isinstance(codec, Struct):
+            return lambda r: codec.read(r, False, True)  # a subobject of the complete object
+        return codec.read
+
+    @staticmethod
+    def _field_writer(f: Field) -> Callable[[Writer, Any], None]:
+        codec = f.codec
+        if f.base and isinstance(codec, Struct):
+            return lambda w, v: codec.write(w, v, False, True)
+        return codec.write
 
     def read_introduced(self, r: Reader) -> Dict[str, Any]:
         return self.read(r, True)
 
-    def read(self, r: Reader, introduced: bool = False) -> Dict[str, Any]:  # type: ignore[override]
+    def read(  # type: ignore[override]
+        self, r: Reader, introduced: bool = False, base: bool = False
+    ) -> Dict[str, Any]:
+        if self.virtual_scope and not base:
+            outer = r.virtual_bases
+            r.virtual_bases = []
+            try:
+                return self._read(r, introduced)
+            finally:
+                r.virtual_bases = outer
+        return self._read(r, introduced)
+
+    def _read(self, r: Reader, introduced: bool) -> Dict[str, Any]:
         start = r.pos
         object_id = None
         if self.identity and not introduced and not r.defaults:
@@ -435,15 +472,18 @@ class Struct(Codec):
             value["$version"] = version
         if object_id is not None:
             value["$id"] = object_id
-        name = None
-        try:
-            for name, read, field in self._readers:
-                if r.pos == end:
-                    value[name] = field.default()
-                else:
-                    value[name] = read(r)
-        except Error as e:
-            raise e._within("." + name)  # type: ignore[operator]
+        if self._virtual_fields:
+            self._read_fields_meeting_virtual_bases(r, end, value)
+        else:
+            name = None
+            try:
+                for name, read, field in self._readers:
+                    if r.pos == end:
+                        value[name] = field.default()
+                    else:
+                        value[name] = read(r)
+            except Error as e:
+                raise e._within("." + name)  # type: ignore[operator]
         if r.pos < end:
             value["$skipped"] = r.data[r.pos : end].hex()
         r.pos = end
@@ -451,10 +491,39 @@ class Struct(Codec):
         r.depth_left += 1
         return value
 
+    def _read_fields_meeting_virtual_bases(self, r: Reader, end: int, value: Dict[str, Any]) -> None:
+        """The fields, where a virtual base met before in the complete object has no bytes and
+        no value (docs/schema.md section 6)."""
+        for name, read, field in self._readers:
+            try:
+                if field.virtual and field.codec.name in r.virtual_bases:  # type: ignore[attr-defined]
+                    continue
+                if r.pos == end:
+                    value[name] = field.default()
+                else:
+                    if field.virtual:
+                        r.virtual_bases.append(field.codec.name)  # type: ignore[attr-defined]
+                    value[name] = read(r)
+            except Error as e:
+                raise e._within("." + name)
+
     def write_introduced(self, w: Writer, value: Any) -> None:
         self.write(w, value, True)
 
-    def write(self, w: Writer, value: Any, introduced: bool = False) -> None:  # type: ignore[override]
+    def write(  # type: ignore[override]
+        self, w: Writer, value: Any, introduced: bool = False, base: bool = False
+    ) -> None:
+        if self.virtual_scope and not base:
+            outer = w.virtual_bases
+            w.virtual_bases = []
+            try:
+                self._write(w, value, introduced)
+            finally:
+                w.virtual_bases = outer
+            return
+        self._write(w, value, introduced)
+
+    def _write(self, w: Writer, value: Any, introduced: bool) -> None:
         if not isinstance(value, dict):
             raise _expected(f"an object ({self.name})", value)
         if self.identity and not introduced:
@@ -465,7 +534,12 @@ class Struct(Codec):
             w.varint(self.version)
         name = None
         try:
-            for name, write in self._writers:
+            for (name, write), field in zip(self._writers, self.fields):
+                if field.virtual:
+                    base_name = field.codec.name  # type: ignore[attr-defined]
+                    if base_name in w.virtual_bases:
+                        continue  # written where the complete object first met it
+                    w.virtual_bases.append(base_name)
                 try:
                     member = value[name]
                 except KeyError:
@@ -1196,18 +1270,61 @@ _ROLES = ("unique", "owning", "shared", "weak", "raw", "reference")
 
 
 class Pointer(Codec):
-    """A pointer: tag 0 (null), 1 (a new object), 3 + k (a reference to object k + 1).
-
-    Tag 2, a polymorphic object, is reserved (docs/schema.md section 6) and refused."""
+    """A pointer: tag 0 (null), 1 (a new object), 2 (a new object of a registered class, when the
+    pointer is polymorphic: docs/schema.md section 6), 3 + k (a reference to object k + 1)."""
 
     nullable = True
 
-    def __init__(self, role: str, to: Codec) -> None:
+    def __init__(self, role: str, to: Codec, registered: Optional["Registered"] = None) -> None:
         self.role = role
         self.to = to
         self.spelling = f"{role}<{to.spelling}>"
         self.owns_alone = role in ("unique", "owning")
         self.shares = role in ("shared", "weak")
+        # Polymorphic: the schema's registered classes, which the pointer may hold.
+        self.registered = registered
+
+    def _may_name(self, entry: ObjectEntry) -> bool:
+        """Whether a reference of this pointer may name the object."""
+        if entry.type == self.to.spelling:
+            return True
+        return (
+            self.registered is not None
+            and entry.registered
+            and entry.type is not None
+            and self.registered.reaches(entry.type, self.to.spelling)
+        )
+
+    def _read_header(self, r: Reader) -> Tuple[Optional[str], Optional["Struct"], int]:
+        """After tag 2: the registered name and its struct (None if the schema does not know the
+        name), and the count of objects inside (docs/format.md section 23)."""
+        at = r.pos
+        index = r.varint()
+        if index == 0:
+            count_at = r.pos
+            names = r.varint()
+            if names == 0 or names > (r.limit - r.pos) // 2:  # a name takes at least 2 bytes
+                raise DecodeError(_INVALID_VALUE, count_at, f"{names} type names")
+            for _ in range(names):
+                name_at = r.pos
+                length = r.varint()
+                if length == 0 or length > 255:
+                    raise DecodeError(_INVALID_VALUE, name_at, f"a type name of {length} bytes")
+                p = r.take(length)
+                r.type_names.append(r.data[p : p + length])
+            at = r.pos
+            index = r.varint()
+        if index == 0 or index > len(r.type_names):
+            raise DecodeError(_INVALID_VALUE, at, f"type index {index}, not named before")
+        count_at = r.pos
+        inside = r.varint()
+        if inside > r.limit - r.pos:
+            raise DecodeError(_INVALID_VALUE, count_at, f"{inside} objects inside")
+        assert self.registered is not None
+        found = self.registered.by_bytes.get(bytes(r.type_names[index - 1]))
+        if found is None:
+            return None, None, inside
+        return found[0], found[1], inside
 
     def read(self, r: Reader) -> Any:
         at = r.pos
@@ -1216,8 +1333,11 @@ class Pointer(Codec):
         if tag == 0 and role != "reference":
             return None
         if tag == 1 and (self.owns_alone or self.shares):
+            if getattr(self.to, "abstract", False):
+                raise DecodeError(_INVALID_VALUE, at, f"tag 1: {self.to.spelling} is abstract")
             index = len(r.objects)
-            r.introduce(at, self.to.spelling, SHARED if self.shares else UNIQUE, role == "shared")
+            registered = self.registered is not None and self.to.spelling in self.registered.structs
+            r.introduce(at, self.to.spelling, SHARED if self.shares else UNIQUE, role == "shared", registered)
             floor = r.strong_floor
             if role == "weak":
                 r.strong_floor = index
@@ -1228,15 +1348,17 @@ class Pointer(Codec):
             r.strong_floor = floor
             r.objects[index].in_progress = False
             return {"id": index + 1, "value": value}
-        if tag == 2:
-            raise DecodeError(_INVALID_VALUE, at, "tag 2: polymorphic objects are not supported")
+        if tag == 2 and self.registered is not None and (self.owns_alone or self.shares):
+            return self._read_polymorphic(r, at)
         if tag < 3 or self.owns_alone:
             raise DecodeError(_INVALID_VALUE, at, f"tag {tag} in a {role} pointer")
         index = tag - 3
         if index >= len(r.objects):
             raise DecodeError(_INVALID_VALUE, at, f"a reference to object {index + 1}, not read yet")
         entry = r.objects[index]
-        if entry.type != self.to.spelling:
+        if entry.kind == SKIPPED:
+            raise DecodeError(Errc.unknown_type, at, f"a reference to object {index + 1}, which was not read")
+        if not self._may_name(entry):
             raise DecodeError(_INVALID_VALUE, at, f"a reference to object {index + 1}, of another type or discarded")
         if self.shares:
             if entry.kind != SHARED:
@@ -1249,6 +1371,83 @@ class Pointer(Codec):
             entry.observed_at = at
         return {"ref": tag - 2}
 
+    def _read_polymorphic(self, r: Reader, at: int) -> Any:
+        name, struct_, inside = self._read_header(r)
+        if struct_ is None:
+            raise DecodeError(Errc.unknown_type, at, "a registered name this schema does not know")
+        assert self.registered is not None and name is not None
+        if not self.registered.reaches(struct_.spelling, self.to.spelling):
+            raise DecodeError(_INVALID_VALUE, at, f"{name!r} does not derive from {self.to.spelling}")
+        role = self.role
+        index = len(r.objects)
+        r.introduce(at, struct_.spelling, SHARED if self.shares else UNIQUE, role == "shared", True)
+        floor = r.strong_floor
+        if role == "weak":
+            r.strong_floor = index
+        try:
+            value = struct_.read_introduced(r)
+        except Error as e:
+            raise e._within(f"*({name})")
+        r.strong_floor = floor
+        r.objects[index].in_progress = False
+        # An older reader may read fewer of the objects inside (the rest were in fields it does
+        # not know): they take their ids all the same. Never more.
+        read_inside = len(r.objects) - (index + 1)
+        if read_inside > inside:
+            raise DecodeError(_INVALID_VALUE, at, f"{read_inside} objects inside, the header says {inside}")
+        for _ in range(inside - read_inside):
+            r.introduce(at, None, SKIPPED)
+        if read_inside < inside:
+            return {"id": index + 1, "type": name, "value": value, "unread": inside - read_inside}
+        return {"id": index + 1, "type": name, "value": value}
+
+    def _write_polymorphic(self, w: Writer, value: Dict[str, Any]) -> None:
+        """Tag 2: the header lists the names first used inside the outermost tag-2 object."""
+        name = value["type"]
+        registered = self.registered
+        struct_ = registered.by_name.get(name) if registered is not None and isinstance(name, str) else None
+        if struct_ is None or registered is None or not registered.reaches(struct_.spelling, self.to.spelling):
+            raise EncodeError(
+                f"{_show(name)} is not a registered class that a {self.spelling} may hold", Errc.unregistered_type
+            )
+        role = self.role
+        index = len(w.objects)
+        if "id" in value and value["id"] != index + 1:
+            raise EncodeError(f"object id {_show(value['id'])} where the writer gives {index + 1}")
+        w.objects.append(ObjectEntry(struct_.spelling, SHARED if self.shares else UNIQUE, True, role == "shared", True))
+        outermost = w.polymorphic_depth == 0
+        type_index = w.type_indices.get(name)
+        if type_index is None:
+            type_index = w.type_indices[name] = len(w.type_indices) + 1
+            w.new_names.append(name)
+        floor = w.strong_floor
+        if role == "weak":
+            w.strong_floor = index
+        start = len(w.out)
+        w.polymorphic_depth += 1
+        try:
+            struct_.write_introduced(w, value["value"])
+        except Error as e:
+            raise e._within(f"*({name})")
+        finally:
+            w.polymorphic_depth -= 1
+        w.strong_floor = floor
+        w.objects[index].in_progress = False
+        unread = value.get("unread", 0)
+        if type(unread) is not int or unread < 0:
+            raise _expected("a count of objects (unread)", unread)
+        for _ in range(unread):  # counted, as the data had them, but not written
+            w.objects.append(ObjectEntry(None, SKIPPED, False, False))
+        header = bytearray([2])
+        if outermost and w.new_names:
+            header += varint_bytes(0) + varint_bytes(len(w.new_names))
+            for listed in w.new_names:
+                encoded = listed.encode("utf-8")
+                header += varint_bytes(len(encoded)) + encoded
+            w.new_names = []
+        header += varint_bytes(type_index) + varint_bytes(len(w.objects) - (index + 1))
+        w.out[start:start] = header
+
     def write(self, w: Writer, value: Any) -> None:
         role = self.role
         if value is None:
@@ -1259,13 +1458,20 @@ class Pointer(Codec):
         if isinstance(value, dict) and len(value) == 1 and "ref" in value:
             self._write_reference(w, value["ref"])
             return
-        if not isinstance(value, dict) or "value" not in value or not set(value) <= {"id", "value"}:
-            raise _expected('null, {"id": k, "value": value} or {"ref": k}', value)
+        if not isinstance(value, dict) or "value" not in value or not set(value) <= {"id", "type", "value", "unread"}:
+            raise _expected(
+                'null, {"id": k, "value": value}, {"id": k, "type": name, "value": value} or {"ref": k}', value
+            )
         if not (self.owns_alone or self.shares):
             raise EncodeError(
                 f'a {role} pointer does not own: it refers ({{"ref": k}}) to an object written before it',
                 Errc.unwritten_pointee,
             )
+        if "type" in value:
+            self._write_polymorphic(w, value)
+            return
+        if getattr(self.to, "abstract", False):
+            raise EncodeError(f"{self.to.spelling} is abstract: an object of it needs its registered class (\"type\")")
         index = len(w.objects)
         if "id" in value and value["id"] != index + 1:
             raise EncodeError(f"object id {_show(value['id'])} where the writer gives {index + 1}")
@@ -1290,7 +1496,7 @@ class Pointer(Codec):
         if k > len(w.objects) or w.objects[k - 1].type is None:
             raise EncodeError(f"a reference to object {k}, which is not written before it", Errc.unwritten_pointee)
         entry = w.objects[k - 1]
-        if entry.type != self.to.spelling:
+        if not self._may_name(entry):
             raise EncodeError(f"a reference to object {k}, a {entry.type}, from a {self.spelling}")
         if self.shares:
             if entry.kind != SHARED:
@@ -1313,7 +1519,38 @@ class Pointer(Codec):
             return None
         if "ref" in value:
             return ("ref", value["ref"])
+        if "type" in value and self.registered is not None and value["type"] in self.registered.by_name:
+            struct_ = self.registered.by_name[value["type"]]
+            return ("id", value.get("id") if meta else None, value["type"], struct_.key(value["value"], meta))
         return ("id", value.get("id") if meta else None, self.to.key(value["value"], meta))
+
+
+class Registered:
+    """The registered classes of a schema (its "polymorphic" member, docs/schema.md section 6)."""
+
+    def __init__(self) -> None:
+        self.by_name: Dict[str, "Struct"] = {}
+        self.by_bytes: Dict[bytes, Tuple[str, "Struct"]] = {}
+        self.structs: frozenset = frozenset()
+
+    def add(self, name: str, struct_: "Struct") -> None:
+        self.by_name[name] = struct_
+        self.by_bytes[name.encode("utf-8")] = (name, struct_)
+        self.structs = self.structs | {struct_.spelling}
+
+    def reaches(self, type_name: str, to: str) -> bool:
+        """Whether an object of the registered class type_name may stand for a `to`."""
+        if type_name == to:
+            return True
+        found = self.by_name_of_struct(type_name)
+        return found is not None and to in found.bases
+
+    def by_name_of_struct(self, type_name: str) -> Optional["Struct"]:
+        for struct_ in self.by_name.values():
+            if struct_.spelling == type_name:
+                return struct_
+        return None
+
 
 
 PRIMITIVES: Dict[str, Codec] = {

@@ -26,6 +26,7 @@ from ._codecs import (
     Integer,
     Optional_,
     Pointer,
+    Registered,
     Record,
     Sequence_,
     String,
@@ -90,12 +91,13 @@ class _Loader:
         self.named: Dict[str, Codec] = {}
         self.fields: List[Field] = []
         self.deprecated: List[Deprecated] = []
+        self.registered = Registered()
 
     def load(self) -> Codec:
         doc = self.document
         if not isinstance(doc, dict):
             raise _fail("", "a schema is a JSON object")
-        _allowed(doc, "", {"bifrons_schema", "format", "root", "types"})
+        _allowed(doc, "", {"bifrons_schema", "format", "root", "types", "polymorphic"})
         if _number(_member(doc, "", "bifrons_schema"), "bifrons_schema") != 1:
             raise _fail("bifrons_schema", "only version 1 of the schema model is known")
         if _number(_member(doc, "", "format"), "format") != 1:
@@ -110,9 +112,12 @@ class _Loader:
         for name, definition in types.items():
             self._define(name, definition)
         root = self._expression(_member(doc, "", "root"), "root")
+        self._polymorphic(doc.get("polymorphic"), types)
         for codec in self.named.values():
             if isinstance(codec, Record):
                 self._layout(codec, [])
+            if isinstance(codec, Struct):
+                codec.virtual_scope = self._meets_virtual_bases(codec, [])
         for field in self.fields:
             field.default()
         for deprecated in self.deprecated:
@@ -137,13 +142,9 @@ class _Loader:
                 raise _fail(f"{path}.underlying", "bool, char or an integer type")
             return Enum(name, PRIMITIVES[underlying])
         if kind == "struct":
-            _allowed(definition, path, {"kind", "fields", "version", "identity", "hook", "polymorphic"})
-            if "polymorphic" in definition:
-                raise _fail(
-                    f"{path}.polymorphic",
-                    "polymorphic pointers (docs/schema.md section 6) are not supported by this package yet",
-                )
+            _allowed(definition, path, {"kind", "fields", "version", "identity", "hook", "bases", "abstract"})
             struct = Struct(name)
+            struct.abstract = _flag(definition, "abstract", path)
             if "version" in definition:
                 version = _number(definition["version"], f"{path}.version")
                 if version > 0xFFFFFFFF:
@@ -177,7 +178,7 @@ class _Loader:
             if is_record:
                 _allowed(f, fpath, {"name", "type", "default", "offset", "width"})
             else:
-                _allowed(f, fpath, {"name", "type", "default", "base"})
+                _allowed(f, fpath, {"name", "type", "default", "base", "virtual"})
             field_name = _member(f, fpath, "name")
             if not isinstance(field_name, str) or field_name.startswith("$"):
                 raise _fail(f"{fpath}.name", "a string that does not begin with $")
@@ -196,12 +197,61 @@ class _Loader:
                 )
                 field._decode = _record_default_decoder(fpath)
             else:
-                field = Field(field_name, field_codec, default, base=_flag(f, "base", fpath))
+                field = Field(
+                    field_name,
+                    field_codec,
+                    default,
+                    base=_flag(f, "base", fpath),
+                    virtual=_flag(f, "virtual", fpath),
+                )
+                if field.virtual and not (field.base and isinstance(field_codec, Struct)):
+                    raise _fail(f"{fpath}.virtual", "only on a base field of a struct")
                 field._decode = _struct_default_decoder(fpath)
             codec.fields.append(field)
             self.fields.append(field)
         if isinstance(codec, Struct):
             codec.finish()
+
+    def _polymorphic(self, registered: Any, types: Dict[str, Any]) -> None:
+        """The registered names (docs/schema.md section 6): each of one struct, each struct under
+        one name; "bases" only on those structs, naming other types."""
+        if registered is not None:
+            if not isinstance(registered, dict) or not registered:
+                raise _fail("polymorphic", "an object, absent when empty")
+            for name, target in registered.items():
+                path = f"polymorphic[{name!r}]"
+                if not isinstance(name, str) or not 1 <= len(name.encode("utf-8")) <= 255:
+                    raise _fail(path, "a registered name has 1 to 255 bytes")
+                struct_ = self.named.get(target) if isinstance(target, str) else None
+                if not isinstance(struct_, Struct):
+                    raise _fail(path, "the name of a struct")
+                if struct_.spelling in self.registered.structs:
+                    raise _fail(path, f"{target!r} is registered under two names")
+                self.registered.add(name, struct_)
+        for name, definition in types.items():
+            if "bases" not in definition:
+                continue
+            path = f"types[{name!r}].bases"
+            bases = definition["bases"]
+            if name not in self.registered.structs:
+                raise _fail(path, 'only a registered class (a value of "polymorphic") lists bases')
+            if not isinstance(bases, list) or not bases:
+                raise _fail(path, "an array of names, absent when empty")
+            for b in bases:
+                if not isinstance(b, str) or b not in self.named or b == name:
+                    raise _fail(path, "names of other types")
+            self.named[name].bases = frozenset(bases)  # type: ignore[attr-defined]
+
+    def _meets_virtual_bases(self, struct_: Struct, visiting: List[str]) -> bool:
+        """Whether a struct's base fields (and theirs) name a virtual base."""
+        if struct_.name in visiting:
+            return False
+        for f in struct_.fields:
+            if f.virtual:
+                return True
+            if f.base and isinstance(f.codec, Struct) and self._meets_virtual_bases(f.codec, visiting + [struct_.name]):
+                return True
+        return False
 
     def _layout(self, record: Record, visiting: List[str]) -> int:
         """Checks a record's offsets, widths, defaults and size against its fields' types."""
@@ -338,11 +388,15 @@ class _Loader:
                 raise _fail(f"{path}.duration", "a duration")
             return Alias(f"time_point<{clock}, {duration.spelling}>", duration.inner)
         if kind == "pointer":
-            _allowed(v, path, {"kind", "role", "to"})
+            _allowed(v, path, {"kind", "role", "to", "polymorphic"})
             role = _member(v, path, "role")
             if role not in ROLES:
                 raise _fail(f"{path}.role", ", ".join(ROLES))
-            return Pointer(role, sub("to"))
+            to = sub("to")
+            polymorphic = _flag(v, "polymorphic", path)
+            if polymorphic and not isinstance(to, Struct):
+                raise _fail(f"{path}.polymorphic", "only on a pointer to a struct")
+            return Pointer(role, to, self.registered if polymorphic else None)
         raise _fail(f"{path}.kind", f"unknown kind {kind!r}")
 
 

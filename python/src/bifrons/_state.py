@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from ._errors import DecodeError, EncodeError, Errc
 
@@ -15,6 +15,7 @@ _MALFORMED_VARINT = Errc.malformed_varint
 SHARED = 0  # introduced by a shared_ptr or a weak_ptr: others may share it
 UNIQUE = 1  # introduced by a unique_ptr or an owning raw pointer
 BY_VALUE = 2  # a by-value object of a struct with identity
+SKIPPED = 3  # counted by a tag-2 header but not read (in fields a newer writer appended)
 
 
 @dataclass(frozen=True)
@@ -40,19 +41,24 @@ class ObjectEntry:
     """An object with an id: its type's spelling (None once forgotten, after a discarded
     deprecated field), how it is held, and what the sharing rules need."""
 
-    __slots__ = ("type", "kind", "in_progress", "owned", "observed_at")
+    __slots__ = ("type", "kind", "in_progress", "owned", "observed_at", "registered")
 
-    def __init__(self, type_name: Optional[str], kind: int, in_progress: bool, owned: bool) -> None:
+    def __init__(
+        self, type_name: Optional[str], kind: int, in_progress: bool, owned: bool, registered: bool = False
+    ) -> None:
         self.type = type_name
         self.kind = kind
         self.in_progress = in_progress
         self.owned = owned
+        # Of a registered class (docs/schema.md section 6): pointers to the classes it reaches
+        # may refer to it.
+        self.registered = registered
         # Where a non-owning pointer first referred to it (a shared object that no shared_ptr
         # may end up owning: the value is refused there).
         self.observed_at: Optional[object] = None
 
     def copy(self) -> "ObjectEntry":
-        other = ObjectEntry(self.type, self.kind, self.in_progress, self.owned)
+        other = ObjectEntry(self.type, self.kind, self.in_progress, self.owned, self.registered)
         other.observed_at = self.observed_at
         return other
 
@@ -70,6 +76,8 @@ class Reader:
         "objects",
         "strong_floor",
         "defaults",
+        "type_names",
+        "virtual_bases",
     )
 
     def __init__(self, data: bytes, options: ReadOptions, defaults: bool = False, pos: int = 0) -> None:
@@ -86,6 +94,10 @@ class Reader:
         # Decoding a field default (docs/schema.md section 5): nothing is read, so by-value
         # objects take no ids.
         self.defaults = defaults
+        # The registered names that tag-2 headers listed, by type index - 1.
+        self.type_names: List[bytes] = []
+        # The virtual bases read in the complete object being read (docs/format.md section 5).
+        self.virtual_bases: List[str] = []
 
     def take(self, n: int) -> int:
         """Consumes n bytes; returns where they start."""
@@ -139,11 +151,13 @@ class Reader:
             raise DecodeError(Errc.count_exceeds_input, at, f"{n} elements")
         return n
 
-    def introduce(self, at: int, type_name: str, kind: int, owned: bool = False) -> int:
+    def introduce(
+        self, at: int, type_name: Optional[str], kind: int, owned: bool = False, registered: bool = False
+    ) -> int:
         """A new object with an id; returns its id (1, 2, 3, ...)."""
         if len(self.objects) >= self.max_objects:
             raise DecodeError(Errc.object_limit_exceeded, at)
-        self.objects.append(ObjectEntry(type_name, kind, kind != BY_VALUE, owned))
+        self.objects.append(ObjectEntry(type_name, kind, kind < BY_VALUE, owned, registered))
         return len(self.objects)
 
     def check_ownership(self) -> None:
@@ -159,12 +173,19 @@ class Reader:
 class Writer:
     """A write of one value: the bytes so far and the objects with ids."""
 
-    __slots__ = ("out", "objects", "strong_floor")
+    __slots__ = ("out", "objects", "strong_floor", "type_indices", "new_names", "polymorphic_depth", "virtual_bases")
 
     def __init__(self) -> None:
         self.out = bytearray()
         self.objects: List[ObjectEntry] = []
         self.strong_floor = 0
+        # Tag 2: the index of each registered name used so far; the names first used inside the
+        # outermost tag-2 object being written, which its header lists; how deep in tag-2
+        # objects the writer is.
+        self.type_indices: Dict[str, int] = {}
+        self.new_names: List[str] = []
+        self.polymorphic_depth = 0
+        self.virtual_bases: List[str] = []
 
     def varint(self, x: int) -> None:
         out = self.out
