@@ -723,6 +723,16 @@ TEST(UnknownType, NullPolicySkipsTheObjectAndKeepsIdsAndNamesInStep) {
   ASSERT_NE(shapes[3], nullptr);
   EXPECT_EQ(golden::describe_shape(shapes[3].get()), "square 3 5");
   EXPECT_EQ(shapes[4], shapes[3]);
+
+  // A skipped body longer than the input (the triangle's envelope header, at 38, made to say 63 bytes):
+  // unexpected_end where the input ends, as for any other value.
+  auto cut = file;
+  ASSERT_EQ(cut[38], std::byte{0x12});
+  cut[38] = std::byte{0x7e};
+  const auto truncated = bifrons::try_from_bytes<golden::PolyNewer>(cut, null_policy());
+  EXPECT_EQ(truncated.code(), errc::unexpected_end);
+  EXPECT_EQ(truncated.offset(), file.size());
+  EXPECT_EQ(truncated.bytes_missing(), 63 - (file.size() - 39));
 }
 
 TEST(UnknownType, ReferenceWrapperToASkippedObjectFails) {

@@ -846,7 +846,7 @@ class decoder {
   json skip_unknown_object(std::size_t at, const std::string& name, std::uint64_t inside) {
     const std::size_t start = pos_;
     const std::uint64_t length = varint() >> 1;
-    if (length > remaining()) fail(errc::unexpected_end, start);  // the library's offset: the header
+    if (length > remaining()) fail(errc::unexpected_end, limit_);
     if (inside > length) fail(errc::invalid_value, at);
     take(static_cast<std::size_t>(length));
     note(start, pos_ - start, "skipped: an object of " + to_text(json(name)) + ", a class this schema does not know");

@@ -567,12 +567,11 @@ inline bool skip_unknown_object(source& in, const std::byte* at, std::uint64_t i
     in.fail_at(errc::unknown_type, at);
     return false;
   }
-  const std::byte* start = in.position();
   const std::uint64_t header = in.read_varint();
   if (in.failed()) return false;
   const std::uint64_t length = header >> 1;
   if (length > in.remaining()) {
-    in.fail_at(errc::unexpected_end, start);
+    in.fail_short(length - in.remaining());  // where the input ends, as everywhere
     return false;
   }
   if (inside > length) {

@@ -71,9 +71,7 @@ class source {
   /// that is not there), and that the value being read needed at least `missing` more bytes.
   /// (Not marked cold: GCC 12 at -O3 then allocated the registers of a flattened read worse, 23
   /// more instructions per element of vector<IntegerClass>, callgrind.)
-  void fail_short(std::uint64_t missing) noexcept {
-    fail_missing(errc::unexpected_end, limit_, missing);
-  }
+  void fail_short(std::uint64_t missing) noexcept { fail_missing(errc::unexpected_end, limit_, missing); }
   /// fail_at, with at least how many more bytes than are left the value at `where` needs.
   void fail_missing(errc code, const std::byte* where, std::uint64_t missing) noexcept {
     if (error_ == errc::ok) error_missing_ = saturate_missing(missing);
