@@ -203,7 +203,7 @@ class builder {
           ok = false;
           break;
         }
-        append_utf8(text, u);
+        bifrons::detail::json::append_code_point(text, static_cast<char32_t>(u));
       }
     }
     if (ok) return json(text);
@@ -212,24 +212,6 @@ class builder {
     json o = json::object();
     o.set("units", std::move(list));
     return o;
-  }
-
-  static void append_utf8(std::string& out, std::uint32_t c) {
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else if (c < 0x800) {
-      out += static_cast<char>(0xC0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      out += static_cast<char>(0xE0 | (c >> 12));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (c >> 18));
-      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    }
   }
 
   // ---- objects with ids ----------------------------------------------------------------------

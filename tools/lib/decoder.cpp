@@ -113,24 +113,6 @@ bool valid_utf8(std::span<const std::byte> s) {
   return true;
 }
 
-void put_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    out += static_cast<char>(0xC0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += static_cast<char>(0xE0 | (c >> 12));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (c >> 18));
-    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  }
-}
-
 std::uint64_t load_le(const std::byte* p, std::size_t width) {
   std::uint64_t v = 0;
   for (std::size_t i = 0; i < width; ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
@@ -619,12 +601,12 @@ class decoder {
       for (std::size_t i = 0; i < units.size() && ok; ++i) {
         const std::uint32_t u = units[i];
         if (u >= 0xD800 && u <= 0xDBFF && i + 1 < units.size() && units[i + 1] >= 0xDC00 && units[i + 1] <= 0xDFFF) {
-          put_utf8(out, 0x10000 + ((u - 0xD800) << 10) + (units[i + 1] - 0xDC00));
+          bifrons::detail::json::append_code_point(out, 0x10000 + ((u - 0xD800) << 10) + (units[i + 1] - 0xDC00));
           ++i;
         } else if (u >= 0xD800 && u <= 0xDFFF) {
           ok = false;
         } else {
-          put_utf8(out, u);
+          bifrons::detail::json::append_code_point(out, u);
         }
       }
       if (ok) text = std::move(out);
@@ -633,7 +615,7 @@ class decoder {
       bool ok = true;
       for (const std::uint32_t u : units) {
         if (u > 0x10FFFF || (u >= 0xD800 && u <= 0xDFFF)) ok = false;
-        if (ok) put_utf8(out, u);
+        if (ok) bifrons::detail::json::append_code_point(out, u);
       }
       if (ok) text = std::move(out);
     }

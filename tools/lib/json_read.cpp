@@ -131,24 +131,6 @@ class parser {
     return v;
   }
 
-  static void put_utf8(std::string& out, char32_t c) {
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else if (c < 0x800) {
-      out += static_cast<char>(0xC0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      out += static_cast<char>(0xE0 | (c >> 12));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (c >> 18));
-      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    }
-  }
-
   std::string string() {
     ++pos_;  // the opening quote
     std::string out;
@@ -182,7 +164,7 @@ class parser {
             else
               pos_ = saved;
           }
-          put_utf8(out, unit);
+          bifrons::detail::json::append_code_point(out, unit);
           break;
         }
         default: fail("unknown escape");

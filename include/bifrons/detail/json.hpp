@@ -145,6 +145,26 @@ inline char32_t next_code_point(std::string_view s, std::size_t& i) noexcept {
   return c;
 }
 
+/// Appends the UTF-8 encoding of the code point c (at most U+10FFFF) to out: the inverse of
+/// next_code_point.
+inline void append_code_point(std::string& out, char32_t c) {
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    out += static_cast<char>(0xC0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    out += static_cast<char>(0xE0 | (c >> 12));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (c >> 18));
+    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
+
 /// A JSON string literal. With ascii (the canonical text), every character outside printable
 /// ASCII is a \u escape, as Python's ensure_ascii=True writes it.
 inline void write_string(std::string& out, std::string_view s, bool ascii) {
