@@ -261,19 +261,19 @@ BIFRONS_FLATTEN read_outcome<T> read_all(std::span<const std::byte> in, Target& 
 /// of memory is the one way a library allocation can still fail. Its offset is 0: tracking where
 /// the allocator gave up would keep the read cursor in memory on the hot path. (A plain
 /// function: GCC did not optimize a lambda wrapped in the try as well.)
-template <class Target, class T = typename value_type_of<Target>::type>
+template <class Target, bool KeepHookMessage = false, class T = typename value_type_of<Target>::type>
 BIFRONS_INLINE read_outcome<T> read_all_or_out_of_memory(std::span<const std::byte> in, Target& out,
                                                          const read_options& options, object_state state) {
 #if BIFRONS_HAS_EXCEPTIONS
   try {
-    return read_all(in, out, options, state);
+    return read_all<Target, KeepHookMessage>(in, out, options, state);
   } catch (const std::bad_alloc&) {
     read_outcome<T> outcome{};
     outcome.code = errc::out_of_memory;
     return outcome;
   }
 #else
-  return read_all(in, out, options, state);
+  return read_all<Target, KeepHookMessage>(in, out, options, state);
 #endif
 }
 
@@ -313,17 +313,7 @@ read_status compare_with_encoding(std::span<const std::byte> in, const T& value)
 template <bool KeepHookMessage = false, class Target, class T = typename value_type_of<Target>::type>
 BIFRONS_COLD read_outcome<T> read_canonical(std::span<const std::byte> in, Target& out, const read_options& options,
                                             object_state state) {
-  read_outcome<T> outcome{};
-#if BIFRONS_HAS_EXCEPTIONS
-  try {
-    outcome = read_all<Target, KeepHookMessage>(in, out, options, state);
-  } catch (const std::bad_alloc&) {
-    outcome.code = errc::out_of_memory;
-    return outcome;
-  }
-#else
-  outcome = read_all<Target, KeepHookMessage>(in, out, options, state);
-#endif
+  read_outcome<T> outcome = read_all_or_out_of_memory<Target, KeepHookMessage>(in, out, options, state);
   if (outcome.code != errc::ok) return outcome;
   if constexpr (std::is_same_v<Target, T>)
     static_cast<read_status&>(outcome) = compare_with_encoding(in, out);
