@@ -88,7 +88,7 @@ struct codec<T*> {
     return 0;
   }
   static std::byte* write(std::byte* out, T* const& p) {
-    if constexpr (ok) return detail::replayed_write<std::remove_cv_t<T>>(out, p);
+    if constexpr (ok) return detail::replayed_write<std::remove_cv_t<T>>(out, [&] { return p; });
     return out;
   }
   static void read(detail::source& in, T*& p) {

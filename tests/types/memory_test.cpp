@@ -487,5 +487,64 @@ TEST(SharedPtr, AnObjectMadeByItsHookMayBeReferredToWhileItIsMade) {
   EXPECT_EQ(back->self().lock(), back);
   EXPECT_EQ(back.use_count(), 1);
 }
+
+// ---- one value after another on a thread -------------------------------------------------------
+// Each thread keeps its write session and its object table, emptied, for the next value
+// (write_session.hpp, source.hpp): nothing of one value may reach the next.
+
+TEST(ValueAfterValue, AFailedWriteLeavesNoErrorAndNoIdsBehind) {
+  const auto p = std::make_shared<std::int32_t>(7);
+  const std::vector<std::shared_ptr<std::int32_t>> twice{p, p};
+  EXPECT_EQ(hex_of(twice), "02 01 0e 03");
+  // Fails after giving the first object its id.
+  const std::shared_ptr<std::int32_t> other(std::make_shared<std::int32_t>(9), p.get());
+  EXPECT_THROW((void)bifrons::to_bytes(std::vector<std::shared_ptr<std::int32_t>>{p, other}), bifrons::error);
+  EXPECT_EQ(hex_of(twice), "02 01 0e 03");
+  EXPECT_EQ(bifrons::serialized_size(twice), 4u);
+}
+
+TEST(ValueAfterValue, ReferencesCannotReachTheObjectsOfAnEarlierValue) {
+  using V = std::vector<std::shared_ptr<std::int32_t>>;
+  const V first = bifrons::from_bytes<V>(B({0x02, 0x01, 0x0e, 0x03}));
+  ASSERT_EQ(first.size(), 2u);
+  EXPECT_EQ(first[0], first[1]);
+  // A reference to object 1 with no object before it, right after a value that had one.
+  EXPECT_TRUE(fails_with<V>(B({0x01, 0x03}), errc::invalid_value, 1));
+  // After a failed read (truncated in its second object), the same bytes read whole.
+  EXPECT_TRUE(fails_with<V>(B({0x02, 0x01, 0x0e, 0x01}), errc::unexpected_end, 4, 1));
+  const V again = bifrons::from_bytes<V>(B({0x02, 0x01, 0x0e, 0x01, 0x10}));
+  ASSERT_EQ(again.size(), 2u);
+  EXPECT_EQ(*again[0], 7);
+  EXPECT_EQ(*again[1], 8);
+  EXPECT_NE(again[0], again[1]);
+}
+
+/// Writes, inside its own encoding, the bytes of another value with pointers: a write session
+/// inside a write session.
+struct Nests {
+  std::shared_ptr<std::int32_t> a;
+  template <class Archive>
+  void save(Archive& ar) const {
+    ar(a, bifrons::to_bytes(std::vector<std::shared_ptr<std::int32_t>>{a, a}), a);
+  }
+  template <class Archive>
+  void load(Archive& ar) {
+    std::vector<std::byte> inner;
+    std::shared_ptr<std::int32_t> again;
+    ar(a, inner, again);
+    if (again != a || bifrons::from_bytes<std::vector<std::shared_ptr<std::int32_t>>>(inner).size() != 2)
+      throw std::runtime_error("not the value written");
+  }
+};
+
+TEST(ValueAfterValue, AHookMayWriteAValueWithPointersOfItsOwn) {
+  // The outer value: a (new, id 1), the inner value's bytes (its own ids: 02 01 0e 03), a
+  // again (a reference to the outer id 1: 03).
+  const Nests n{std::make_shared<std::int32_t>(7)};
+  EXPECT_EQ(hex_of(n), "10 01 0e 04 02 01 0e 03 03");
+  const Nests back = round_trip(n);
+  ASSERT_TRUE(back.a);
+  EXPECT_EQ(*back.a, 7);
+}
 }  // namespace
 }  // namespace bifrons_test

@@ -88,6 +88,8 @@ class object_table {
   ~object_table() { release(false); }
 
   [[nodiscard]] std::size_t size() const noexcept { return entries_.size(); }
+  /// The heap storage the table holds between values (for object_table_owner's spare).
+  [[nodiscard]] std::size_t retained_bytes() const noexcept { return entries_.capacity() * sizeof(entry); }
   [[nodiscard]] entry& at(std::size_t index) noexcept { return entries_[index]; }
 
   /// Adds an object and returns its index (its id - 1).
@@ -221,7 +223,10 @@ class object_table {
   }
   void add_virtual_base(const void* address, const void* type) { virtual_bases_.emplace_back(address, type); }
   [[nodiscard]] std::size_t virtual_base_count() const noexcept { return virtual_bases_.size(); }
-  void forget_virtual_bases(std::size_t mark) noexcept { virtual_bases_.resize(mark); }
+  void forget_virtual_bases(std::size_t mark) noexcept {
+    if (virtual_bases_.size() > mark)
+      virtual_bases_.erase(virtual_bases_.begin() + static_cast<std::ptrdiff_t>(mark), virtual_bases_.end());
+  }
 
  private:
   static bool inside(const void* p, const std::byte* first, std::size_t size) noexcept {
@@ -263,6 +268,10 @@ class object_table {
   std::vector<std::pair<const std::type_info*, const registered_type*>> registered_;
   std::vector<std::pair<const void*, const void*>> virtual_bases_;
 };
+
+/// A thread's emptied object table, kept for its next read with pointers (object_table_owner).
+inline constexpr std::size_t kept_object_table_bytes = std::size_t{1} << 20;
+inline thread_local std::unique_ptr<object_table> spare_object_table;
 
 /// What each object of a message costs the reader's allocation budget besides its own storage:
 /// its entry in the table, twice (the table's vector grows by doubling).

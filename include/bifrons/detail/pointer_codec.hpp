@@ -279,6 +279,9 @@ std::size_t unique_size(const T* p) {
   }
   pointee o;
   if (!identify(s, p, o)) return 1;
+  // The write pass replays the tag of a polymorphic object rather than comparing type_infos
+  // again (operator== runs strcmp on the names of two different types).
+  if (std::is_polymorphic_v<T> && o.dynamic == nullptr) s.record(new_object_tag);
   if (!s.tracks_unique()) return new_object_size(s, *p, o);
   if (OwnerCheck && s.find(o.address, o.key) != nullptr) {
     s.fail(errc::ownership_conflict);
@@ -293,11 +296,8 @@ template <class T>
 std::byte* unique_write(std::byte* out, const T* p) {
   if (p == nullptr) return write_varint(out, null_tag);
   if constexpr (std::is_polymorphic_v<T>) {
-    // The same test as identify(): the size pass recorded tag 2 for exactly these objects.
-    if (typeid(*p) != typeid(T)) {
-      (void)session().replay();  // the tag, 2
-      return write_polymorphic(out, dynamic_cast<const void*>(p));
-    }
+    // The size pass recorded 1 or 2 for every polymorphic object.
+    if (session().replay() == polymorphic_tag) return write_polymorphic(out, dynamic_cast<const void*>(p));
   }
   if constexpr (std::is_abstract_v<T>)
     return out;  // unreachable: no object's dynamic type is abstract
@@ -368,18 +368,23 @@ std::size_t observer_size(const T* p) {
 }
 
 /// shared, weak and observer pointers: the tag the size pass decided, then a new object's
-/// encoding.
-template <class T>
-std::byte* replayed_write(std::byte* out, const T* p) {
+/// encoding. `pointee()` gives the object (a T* or a shared_ptr that keeps it alive while it is
+/// written) and is called only for a new object: a weak_ptr's lock() is an atomic
+/// compare-and-swap even in a single-threaded program, and most weak_ptrs of a message (parent
+/// links) are references.
+template <class T, class Pointee>
+std::byte* replayed_write(std::byte* out, const Pointee& pointee) {
   const std::uint64_t tag = session().replay();
+  if (tag != new_object_tag && tag != polymorphic_tag) return write_varint(out, tag);
+  const auto& p = pointee();
   if constexpr (std::is_polymorphic_v<T>) {
-    if (tag == polymorphic_tag) return write_polymorphic(out, dynamic_cast<const void*>(p));
+    if (tag == polymorphic_tag) return write_polymorphic(out, dynamic_cast<const void*>(std::to_address(p)));
   }
   out = write_varint(out, tag);
   if constexpr (std::is_abstract_v<T>)
     return out;  // tag 1 is never decided for an abstract T
   else
-    return tag == new_object_tag ? codec<T>::write(out, *p) : out;
+    return codec<T>::write(out, *p);
 }
 
 /// A by-value object of a type with enable_identity takes an id (size pass only: it writes no
@@ -523,7 +528,7 @@ inline bool read_type_name(source& in) {
 
 /// Reads what follows tag 2: a type index, or 0, a count k and k new type names and then the
 /// type index; then the count of objects inside the encoding. False after an error.
-inline bool read_polymorphic_header(source& in, polymorphic_header& h) {
+BIFRONS_INLINE bool read_polymorphic_header(source& in, polymorphic_header& h) {
   object_table& table = in.objects();
   const std::byte* at = in.position();
   std::uint64_t index = in.read_varint();

@@ -19,7 +19,7 @@ struct codec<std::reference_wrapper<T>> {
   static constexpr std::size_t min_size = 1;
   static std::size_t size(const std::reference_wrapper<T>& r) { return detail::observer_size<U>(&r.get()); }
   static std::byte* write(std::byte* out, const std::reference_wrapper<T>& r) {
-    return detail::replayed_write<U>(out, &r.get());
+    return detail::replayed_write<U>(out, [&] { return &r.get(); });
   }
   static void read(detail::source& in, std::reference_wrapper<T>& r) {
     T* p = &r.get();

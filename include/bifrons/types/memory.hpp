@@ -48,7 +48,7 @@ struct codec<std::shared_ptr<T>> {
   static constexpr std::size_t min_size = 1;
   static std::size_t size(const std::shared_ptr<T>& p) { return detail::shared_size<U>(p, false); }
   static std::byte* write(std::byte* out, const std::shared_ptr<T>& p) {
-    return detail::replayed_write<U>(out, p.get());
+    return detail::replayed_write<U>(out, [&] { return p.get(); });
   }
   static void read(detail::source& in, std::shared_ptr<T>& p) { detail::shared_read(in, p, false); }
 };
@@ -60,7 +60,7 @@ struct codec<std::weak_ptr<T>> {
   static constexpr std::size_t min_size = 1;
   static std::size_t size(const std::weak_ptr<T>& w) { return detail::shared_size<U>(w.lock(), true); }
   static std::byte* write(std::byte* out, const std::weak_ptr<T>& w) {
-    return detail::replayed_write<U>(out, w.lock().get());
+    return detail::replayed_write<U>(out, [&] { return w.lock(); });
   }
   static void read(detail::source& in, std::weak_ptr<T>& w) {
     std::shared_ptr<T> p;
