@@ -7,6 +7,7 @@
 #include <limits>
 #include <list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sequence_suite.hpp"
@@ -55,6 +56,35 @@ TEST(Vector, CountIsAVarint) {
   const bytes b = bifrons::to_bytes(std::vector<std::uint8_t>(200, 7));
   ASSERT_EQ(b.size(), 2u + 200u);
   EXPECT_EQ(hex(bytes(b.begin(), b.begin() + 3)), "c8 01 07");
+}
+
+// Counts of 128 to 16,383 take two bytes, which the count reader decodes itself; every other
+// spelling goes through the general varint reader. Both report the same errors.
+TEST(Vector, TwoByteCountsAndTheirErrors) {
+  const std::vector<std::int32_t> v(200, -5);
+  const bytes b = bifrons::to_bytes(v);
+  ASSERT_EQ(hex(bytes(b.begin(), b.begin() + 3)), "c8 01 fb");
+  EXPECT_TRUE(reads_as(b, v));
+  std::vector<std::int32_t> reused(300, 1);
+  bifrons::from_bytes(b, reused);
+  EXPECT_EQ(reused, v);
+  // One byte short: the 200 elements need one more byte than the 799 after the count.
+  EXPECT_TRUE(fails_with<std::vector<std::int32_t>>(bytes(b.begin(), b.end() - 1), errc::count_exceeds_input, 0, 1));
+  EXPECT_TRUE(fails_with<std::vector<std::int32_t>>(B({0xc8}), errc::unexpected_end, 1, 1));
+  // 0x80 0x00 is a second spelling of 0, and 0xff 0x00 one of 127.
+  EXPECT_TRUE(fails_with<std::vector<std::int32_t>>(B({0x80, 0x00}), errc::malformed_varint, 0));
+  EXPECT_TRUE(fails_with<std::vector<std::int32_t>>(B({0xff, 0x00}), errc::malformed_varint, 0));
+  // The largest two-byte count, and the smallest three-byte one, with no elements after them.
+  EXPECT_TRUE(fails_with<std::vector<std::int32_t>>(B({0xff, 0x7f}), errc::count_exceeds_input, 0, 4 * 16383));
+  EXPECT_TRUE(fails_with<std::vector<std::int32_t>>(B({0x80, 0x80, 0x01}), errc::count_exceeds_input, 0, 4 * 16384));
+  auto few = bifrons::try_from_bytes<std::vector<std::int32_t>>(b, bifrons::read_options{.max_elements = 199});
+  ASSERT_FALSE(few);
+  EXPECT_EQ(few.code(), errc::element_limit_exceeded);
+  EXPECT_EQ(few.offset(), 0u);
+  // After another value: the offsets count from the input's start.
+  using Pair = std::pair<std::uint8_t, std::vector<std::int32_t>>;
+  EXPECT_TRUE(fails_with<Pair>(B({0x07, 0x80, 0x00}), errc::malformed_varint, 1));
+  EXPECT_TRUE(fails_with<Pair>(B({0x07, 0xc8, 0x01, 0x00}), errc::count_exceeds_input, 1, 799));
 }
 
 TEST(Vector, StringsAreEncodedOneAfterAnother) { EXPECT_EQ(hex_of(std::vector<std::string>{"a", ""}), "02 01 61 00"); }

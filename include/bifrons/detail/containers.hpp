@@ -277,11 +277,12 @@ struct sequence_codec {
   static std::byte* write(std::byte* out, const C& c) { return write_sequence(out, c, range_size(c)); }
   static void read(source& in, C& c) {
     if constexpr (record<T>) return read_record_block(in, c);
-    const std::size_t n = in.read_count(element_min_size<T>(), allocation_per_element<C>(), c.max_size());
-    if (in.failed()) return;
-    if constexpr (memcpy_block_element<T> && requires(const T* p) { c.assign(p, p + n); }) {
-      const std::byte* p = in.take(n * sizeof(T));
-      if (!p) return;
+    if constexpr (memcpy_block_element<T> && requires(const T* p) { c.assign(p, p); }) {
+      const std::size_t n = in.read_block_count(sizeof(T), allocation_per_element<C>(), c.max_size());
+      if (in.failed()) return;
+      // read_block_count checked that the input holds n elements of sizeof(T) bytes (their wire
+      // width).
+      const std::byte* p = in.skip(n * sizeof(T));
       if constexpr (sizeof(T) == 1 && std::ranges::contiguous_range<C>) {
         // Strings: the same steps as replace_with_block, written out here because behind the
         // helper GCC no longer inlined std::string's assign (+47 instructions per Account read).
@@ -297,6 +298,8 @@ struct sequence_codec {
       }
       return;
     }
+    const std::size_t n = in.read_count(element_min_size<T>(), allocation_per_element<C>(), c.max_size());
+    if (in.failed()) return;
     if constexpr (!default_created<T> || !readable_in_place<T>) {
       read_created(in, c, n);
     } else {
