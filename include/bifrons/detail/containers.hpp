@@ -17,6 +17,7 @@
 #include <iterator>
 #include <optional>
 #include <ranges>
+#include <span>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -262,6 +263,15 @@ template <class C>
 struct sequence_codec {
   using T = typename C::value_type;
   static constexpr std::size_t min_size = 1;
+  /// The elements are stored in one piece, each as its wire bytes.
+  static constexpr bool elements_are_wire = [] {
+    if constexpr (!std::ranges::contiguous_range<C>)
+      return false;
+    else if constexpr (record<T>)
+      return record_layout<T>::memory_is_wire && sizeof(T) == record_layout<T>::size;
+    else
+      return memcpy_block_element<T>;
+  }();
 
   static std::size_t size(const C& c) { return sequence_size(c, range_size(c)); }
   /// Elements of a bounded size (small structs, integers) are counted at their maximum, without
@@ -275,6 +285,23 @@ struct sequence_codec {
     return size(c);
   }
   static std::byte* write(std::byte* out, const C& c) { return write_sequence(out, c, range_size(c)); }
+  /// The count (and a record block's stride), then the elements' bytes as they are in memory
+  /// (see raw_tail_codec).
+  static std::byte* write_head(std::byte* out, const C& c)
+    requires elements_are_wire
+  {
+    const std::size_t n = range_size(c);
+    out = write_varint(out, n);
+    if constexpr (record<T>) {
+      if (n != 0) out = write_varint(out, record_layout<T>::size);
+    }
+    return out;
+  }
+  static std::span<const std::byte> tail(const C& c) noexcept
+    requires elements_are_wire
+  {
+    return {reinterpret_cast<const std::byte*>(std::ranges::data(c)), std::ranges::size(c) * sizeof(T)};
+  }
   static void read(source& in, C& c) {
     if constexpr (record<T>) return read_record_block(in, c);
     if constexpr (memcpy_block_element<T> && requires(const T* p) { c.assign(p, p); }) {
