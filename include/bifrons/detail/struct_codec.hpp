@@ -275,7 +275,15 @@ struct struct_codec {
       if constexpr (enable_identity<T>) {
         if (!enter_by_value(in, v)) return;
       }
-      if (!in.enter()) return;
+      // An unchecked body reads no nested struct: it only needs the depth to allow one more level.
+      if constexpr (unchecked_body) {
+        if (in.depth_left() == 0) [[unlikely]] {
+          (void)in.enter();
+          return;
+        }
+      } else {
+        if (!in.enter()) return;
+      }
       const std::byte* start = in.position();
       [[maybe_unused]] auto path = struct_path<T>(in);
       // Headers of bodies under 64 bytes are one byte, which cannot fail: no error check then.
@@ -304,11 +312,11 @@ struct struct_codec {
           });
           if (ok && p <= in.position() + length) [[likely]] {
             (void)in.skip(static_cast<std::size_t>(length));
-            in.leave();
             return;
           }
           v = T{};
         }
+        (void)in.enter();
       }
       const std::byte* saved = in.narrow(static_cast<std::size_t>(length));
       const std::byte* body_end = in.position() + length;
