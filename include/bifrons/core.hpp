@@ -363,6 +363,28 @@ BIFRONS_INLINE read_outcome<T> read_all_or_out_of_memory(std::span<const std::by
 #endif
 }
 
+/// from_bytes of a value whose codec reads a whole input without a source (read_whole: vectors of
+/// numbers, strings): true when it did. Not for strict reading, which compares bytes. The
+/// allocator's std::bad_alloc is errc::out_of_memory at offset 0, as read_all reports it.
+template <class T>
+BIFRONS_INLINE bool read_whole_input(std::span<const std::byte> in, T& out, const read_options& options) {
+  if constexpr (requires { codec<T>::read_whole(in, out, options); }) {
+    if (options.canonical_only) return false;
+#if BIFRONS_HAS_EXCEPTIONS
+    try {
+      return codec<T>::read_whole(in, out, options);
+    } catch (const std::bad_alloc&) {
+      raise(errc::out_of_memory, 0);
+    }
+#else
+    return codec<T>::read_whole(in, out, options);
+#endif
+  } else {
+    (void)in, (void)out, (void)options;
+    return false;
+  }
+}
+
 /// Strict reading (read_options::canonical_only): ok if the input is exactly the encoding of the
 /// value read from it; otherwise non_canonical at the first byte that differs, or where the
 /// shorter of the two ends. The value is encoded once more, into a buffer of its own.
@@ -615,6 +637,7 @@ template <class T, detail::byte_input Bytes>
   requires detail::default_created<T>
 [[nodiscard]] T from_bytes(const Bytes& bytes, const read_options& options = {}) {
   T value{};
+  if (detail::read_whole_input(detail::input_bytes(bytes), value, options)) return value;
   const auto status =
       options.canonical_only
           ? detail::read_canonical(detail::input_bytes(bytes), value, options, detail::object_state::fresh)
@@ -640,6 +663,7 @@ template <class T, detail::byte_input Bytes>
 /// Throws as from_bytes<T>. Exception safety: basic: on failure out is valid but unspecified.
 template <class T, detail::byte_input Bytes>
 void from_bytes(const Bytes& bytes, T& out, const read_options& options = {}) {
+  if (detail::read_whole_input(detail::input_bytes(bytes), out, options)) return;
   const auto status =
       options.canonical_only
           ? detail::read_canonical(detail::input_bytes(bytes), out, options, detail::object_state::reused)
