@@ -94,6 +94,78 @@ TYPED_TEST(ToBytesInto, ReusedOutputDoesNotReallocate) {
   }
 }
 
+/// The bytes the fixed-buffer overload writes: a path of its own, to compare the others with.
+template <class T>
+bytes written_into_buffer(const T& value) {
+  bytes buffer(bifrons::serialized_size(value) + 32);
+  buffer.resize(bifrons::to_bytes(value, std::span<std::byte>(buffer)));
+  return buffer;
+}
+
+// Values whose encoding ends with their elements' bytes as in memory are appended without
+// resizing the container first (see BlocksOfElementsAppendWithoutResizing).
+TYPED_TEST(ToBytesInto, BlocksOfElementsAppendAsTheFixedBufferOverloadWritesThem) {
+  using E = typename TypeParam::value_type;
+  std::vector<std::int32_t> ints(300);
+  for (std::size_t i = 0; i < ints.size(); ++i) ints[i] = static_cast<std::int32_t>(i * 2654435761u);
+  const std::vector<double> doubles{1.5, -2.25, 1e300};
+  const std::string text(200, 't');
+  TypeParam out{E('x')};
+  bytes expected{std::byte{'x'}};
+  const auto append = [&](const auto& value) {
+    bifrons::to_bytes(value, out);
+    const bytes b = written_into_buffer(value);
+    expected.insert(expected.end(), b.begin(), b.end());
+    ASSERT_EQ(out.size(), expected.size());
+    EXPECT_EQ(hex(out), hex(expected));
+  };
+  append(ints);
+  append(doubles);
+  append(std::vector<std::int32_t>{});
+  append(text);
+  append(std::u16string(u"\u20ac1"));
+  append(std::vector<std::uint8_t>{1, 2, 3});
+  EXPECT_EQ(bifrons::from_bytes<std::vector<std::int32_t>>(std::span(out).subspan(1, 2 + 4 * 300)), ints);
+}
+
+/// A byte container that counts its resize() calls.
+struct resize_counting_bytes {
+  using value_type = std::byte;
+  std::vector<std::byte> v;
+  int resizes = 0;
+  void resize(std::size_t n) {
+    ++resizes;
+    v.resize(n);
+  }
+  std::byte* data() noexcept { return v.data(); }
+  const std::byte* data() const noexcept { return v.data(); }
+  std::size_t size() const noexcept { return v.size(); }
+  std::size_t capacity() const noexcept { return v.capacity(); }
+  std::size_t max_size() const noexcept { return v.max_size(); }
+  void reserve(std::size_t n) { v.reserve(n); }
+  auto end() noexcept { return v.end(); }
+  void push_back(std::byte b) { v.push_back(b); }
+  template <class It>
+  auto insert(std::vector<std::byte>::iterator at, It first, It last) {
+    return v.insert(at, first, last);
+  }
+};
+
+TEST(ToBytes, BlocksOfElementsAppendWithoutResizing) {
+  resize_counting_bytes out;
+  bifrons::to_bytes(std::vector<double>(1000, 0.5), out);
+  bifrons::to_bytes(std::string(100, 's'), out);
+  bifrons::to_bytes(std::vector<std::int16_t>{}, out);
+  // On a big-endian host numbers are swapped into place: only the string's bytes are appended as
+  // they are.
+  EXPECT_EQ(out.resizes, bifrons::detail::host_is_little_endian ? 0 : 2);
+  EXPECT_EQ(hex(out.v), hex(cat({written_into_buffer(std::vector<double>(1000, 0.5)),
+                                 written_into_buffer(std::string(100, 's')), B({0x00})})));
+  // Other values are written into room made by resize() (and cut back to what was written).
+  bifrons::to_bytes(big_sample(), out);
+  EXPECT_GT(out.resizes, 0);
+}
+
 /// Counts allocations, to check that to_bytes resizes its output once per call.
 inline int allocations = 0;
 template <class T>
@@ -121,6 +193,54 @@ TEST(ToBytes, OneAllocationPerCallAtMost) {
   EXPECT_EQ(allocations, 0);
   EXPECT_TRUE(std::equal(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(out.size() / 2),
                          out.begin() + static_cast<std::ptrdiff_t>(out.size() / 2)));
+}
+
+TEST(ToBytes, AppendingBlocksGrowsTheContainerGeometrically) {
+  std::vector<std::byte, counting_allocator<std::byte>> out;
+  allocations = 0;
+  const std::vector<std::int32_t> ten(10, 7);
+  for (int i = 0; i < 1000; ++i) bifrons::to_bytes(ten, out);
+  EXPECT_EQ(out.size(), 1000u * 41);
+  // Doubling from 41 bytes to 41,000 takes 11 allocations; an exact reserve each time, 1000.
+  EXPECT_LE(allocations, 12);
+  EXPECT_EQ(hex(std::span(out).first(41)), hex(written_into_buffer(ten)));
+}
+
+/// Ten varint fields: a bound (5 bytes each) that is at most twice the exact size of large values.
+struct Tens {
+  std::int32_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0, i = 0, j = 0;
+  friend bool operator==(const Tens&, const Tens&) = default;
+};
+
+TEST(ToBytes, LargeMessagesIntoAReusedContainerTakeOnePass) {
+  std::vector<Tens> many(1000);
+  for (std::size_t i = 0; i < many.size(); ++i)
+    many[i].a = many[i].c = many[i].e = many[i].g = many[i].i = many[i].j =
+        static_cast<std::int32_t>((i + 1) * 2654435761u);
+  const std::size_t bound = bifrons::detail::size_bound_of(many);
+  const std::size_t size = bifrons::serialized_size(many);
+  ASSERT_GT(bound, bifrons::detail::one_pass_bound);
+  ASSERT_LE(bound / 2, size);
+  std::vector<std::byte, counting_allocator<std::byte>> out;
+  allocations = 0;
+  bifrons::to_bytes(many, out);
+  // Room for the bound, in one allocation: the next call writes without the exact size pass.
+  EXPECT_EQ(allocations, 1);
+  EXPECT_GE(out.capacity(), bound);
+  EXPECT_EQ(hex(out), hex(written_into_buffer(many)));
+  out.clear();
+  bifrons::to_bytes(many, out);
+  EXPECT_EQ(allocations, 1);
+  EXPECT_EQ(hex(out), hex(written_into_buffer(many)));
+  EXPECT_EQ(bifrons::from_bytes<std::vector<Tens>>(out), many);
+
+  // A bound more than twice the exact size (small values): only the exact size is allocated.
+  const std::vector<Tens> small(1000);
+  std::vector<std::byte> exact;
+  bifrons::to_bytes(small, exact);
+  EXPECT_EQ(exact.size(), bifrons::serialized_size(small));
+  EXPECT_LT(exact.capacity(), bifrons::detail::size_bound_of(small));
+  EXPECT_EQ(hex(exact), hex(written_into_buffer(small)));
 }
 
 // ---- to_bytes into a fixed buffer, try_to_bytes ------------------------------------------------------------

@@ -1197,6 +1197,44 @@ TEST(Hooks, ReadIntoAReusedObjectTheHookSeesWhatAFreshReadSees) {
   EXPECT_TRUE(fails_with<Checked<false>>(B({0x02, 0x80}), errc::unexpected_end, 2, 1));
 }
 
+/// Checked<true> with a third field, which the data below lacks.
+struct CheckedWithLimit {
+  std::int32_t lo = 0, hi = 0, limit = 100;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(lo, hi, limit);
+    if constexpr (Archive::is_loading) {
+      if (lo > hi) throw std::runtime_error("lo > hi");
+    }
+  }
+};
+
+TEST(Hooks, AHookThatThrowsAgainWhenReadFromDefaultsFailsAsAFreshRead) {
+  // lo = 2 > hi = 1, limit missing: a fresh read throws. Read into a reused object, the first pass
+  // throws, the object is reset and read again (it lacks a field), and that pass throws too: the
+  // failure is the fresh read's, user_error at the struct's first byte.
+  const bytes b = B({0x04, 0x04, 0x02});
+  const auto fresh = bifrons::try_from_bytes<CheckedWithLimit>(b);
+  ASSERT_FALSE(fresh);
+  EXPECT_EQ(fresh.code(), errc::user_error);
+  EXPECT_EQ(fresh.offset(), 0u);
+  EXPECT_EQ(fresh.message(), "bifrons: exception thrown by user code at byte 0: lo > hi");
+  CheckedWithLimit reused{-10, 50, 7};
+  EXPECT_THROW(bifrons::from_bytes(b, reused), std::runtime_error);
+  bifrons::reader r(b);
+  EXPECT_THROW(r(reused), std::runtime_error);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), errc::user_error);
+  EXPECT_EQ(r.offset(), 0u);
+  // The second element of a reused vector: the struct starts at byte 4.
+  std::vector<CheckedWithLimit> v{{0, 1, 2}, {-10, 50, 7}};
+  const bytes two = B({0x02, 0x04, 0x00, 0x02, 0x04, 0x04, 0x02});
+  bifrons::reader in_vector(two);
+  EXPECT_THROW(in_vector(v), std::runtime_error);
+  EXPECT_EQ(in_vector.error(), errc::user_error);
+  EXPECT_EQ(in_vector.offset(), 4u);
+}
+
 // ---- a type one cannot edit ------------------------------------------------------------------------------
 
 namespace vendor {  // stands for a third-party library: no hooks, no default constructor

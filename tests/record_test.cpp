@@ -14,6 +14,7 @@
 #include <optional>
 #include <random>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "types/test_support.hpp"
@@ -192,6 +193,11 @@ TEST(RecordBytes, Block) {
   // A memcpy block writes the same bytes as a field-by-field one.
   std::vector<Pixel> px{{1, 2, 3, 4}, {5, 6, 7, 8}};
   EXPECT_EQ(hex_of(px), "02 04 01 02 03 04 05 06 07 08");
+  // Appended to a container as the count, the stride, then the block (also for an empty one).
+  std::string appended = "p";
+  bifrons::to_bytes(px, appended);
+  bifrons::to_bytes(std::vector<Pixel>{}, appended);
+  EXPECT_EQ(hex(appended), "70 02 04 01 02 03 04 05 06 07 08 00");
   std::vector<Mixed> mixed{sample_mixed(1), sample_mixed(2)};
   EXPECT_EQ(hex_of(mixed), hex(cat({B({0x02, 31}), mixed_bytes(mixed[0]), mixed_bytes(mixed[1])})));
 }

@@ -10,6 +10,7 @@
 #include <limits>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "types/test_support.hpp"
 
@@ -112,6 +113,42 @@ TEST(UncheckedBody, TenByteVarintGoesToTheCheckedPath) {
   V2 v;
   v.big = std::uint64_t{1} << 63;
   expect_both_paths(bifrons::to_bytes(v), v);
+}
+
+TEST(UncheckedBody, TheDepthLimitHoldsOnBothPaths) {
+  // The unchecked path reads no nested struct, so it only checks that one more level is allowed:
+  // a V2 in a pair (which is no struct) is at depth 1.
+  const V2 v{1, 2, 3.0, Kind::a, true, {'a', 'b', 'c'}, 4, 5};
+  const bytes one = bifrons::to_bytes(v);
+  const bytes with_tail = cat({one, bifrons::to_bytes(tail)});
+  using WithTail = std::pair<V2, std::string>;
+  for (const auto& [input, alone] : {std::pair{one, true}, std::pair{with_tail, false}}) {
+    const auto refused = alone ? bifrons::try_from_bytes<V2>(input, bifrons::read_options{.max_depth = 0}).code()
+                               : bifrons::try_from_bytes<WithTail>(input, bifrons::read_options{.max_depth = 0}).code();
+    EXPECT_EQ(refused, errc::depth_limit_exceeded);
+  }
+  EXPECT_TRUE(bifrons::try_from_bytes<WithTail>(with_tail, bifrons::read_options{.max_depth = 1}));
+  // Read one after another (the unchecked path for all but the last), none takes a level for good.
+  const std::vector<V2> many(100, v);
+  const bytes all = bifrons::to_bytes(many);
+  auto read = bifrons::try_from_bytes<std::vector<V2>>(all, bifrons::read_options{.max_depth = 1});
+  ASSERT_TRUE(read);
+  EXPECT_EQ(*read, many);
+  const auto shallow = bifrons::try_from_bytes<std::vector<V2>>(all, bifrons::read_options{.max_depth = 0});
+  ASSERT_FALSE(shallow);
+  EXPECT_EQ(shallow.code(), errc::depth_limit_exceeded);
+  EXPECT_EQ(shallow.offset(), 1u);  // the first element's header, after the count
+  // A struct around them: the elements are at depth 2.
+  struct Holder {
+    std::vector<V2> items;
+    std::string after;
+  };
+  const bytes held = bifrons::to_bytes(Holder{many, tail});
+  EXPECT_TRUE(bifrons::try_from_bytes<Holder>(held, bifrons::read_options{.max_depth = 2}));
+  const auto one_level = bifrons::try_from_bytes<Holder>(held, bifrons::read_options{.max_depth = 1});
+  ASSERT_FALSE(one_level);
+  EXPECT_EQ(one_level.code(), errc::depth_limit_exceeded);
+  EXPECT_EQ(one_level.offset(), held.size() - all.size() - bifrons::to_bytes(tail).size() + 1);
 }
 
 TEST(UncheckedBody, EveryTruncationFails) {

@@ -78,21 +78,103 @@ void truncate(Container& out, std::size_t n) noexcept {
     out.resize(n);
 }
 
+/// What a byte container holds past its size without allocating (0 where it cannot say).
+template <byte_container Container>
+std::size_t spare_capacity(const Container& out) noexcept {
+  if constexpr (requires { out.capacity(); })
+    return out.capacity() - out.size();
+  else
+    return 0;
+}
+
+/// Makes room for `room` more bytes in out without writing to it, growing geometrically as
+/// resize() does (an exact reserve() each time would make a writer that appends values one by
+/// one quadratic). Past max_size(), reserve() throws std::length_error, as resize() would. If it
+/// throws, out is unchanged.
+template <byte_container Container>
+BIFRONS_INLINE void reserve_more(Container& out, std::size_t room) {
+  if constexpr (requires {
+                  out.reserve(room);
+                  out.capacity();
+                  out.max_size();
+                }) {
+    const std::size_t size = out.size();
+    if (room > out.capacity() - size) out.reserve(std::max(size + room, std::min(out.max_size(), 2 * out.capacity())));
+  }
+}
+
+/// The byte types through which any object may be read (char, unsigned char, std::byte).
+template <class C>
+concept byte_alias = std::is_same_v<C, std::byte> || std::is_same_v<C, char> || std::is_same_v<C, unsigned char>;
+
+/// A byte container that can make room without writing to it, and append a range of its bytes.
+template <class C>
+concept appendable_byte_container = byte_container<C> && byte_alias<typename C::value_type> &&
+                                    requires(C& c, std::size_t n, const typename C::value_type* p) {
+                                      c.reserve(n);
+                                      { c.capacity() } -> std::convertible_to<std::size_t>;
+                                      { c.max_size() } -> std::convertible_to<std::size_t>;
+                                      c.insert(c.end(), p, p);
+                                      c.push_back(*p);
+                                    };
+
+/// to_bytes for a raw_tail_codec: appends the head, then the tail, after making room for both at
+/// most once (reserve, which unlike resize writes nothing), so that no byte is written twice.
+template <class T, appendable_byte_container Container>
+void append_head_and_tail(const T& value, Container& out) {
+  using C = typename Container::value_type;
+  std::byte head[max_head_size];
+  const std::byte* head_end = codec<T>::write_head(head, value);
+  const std::span<const std::byte> tail = codec<T>::tail(value);
+  const auto head_size = static_cast<std::size_t>(head_end - head);
+  // After this nothing allocates, so nothing throws. (The sum cannot wrap: the tail and out are
+  // both in memory.)
+  reserve_more(out, head_size + tail.size());
+  // The head byte by byte: push_back is inlined where a second insert() is a call (at -O2).
+  for (const std::byte* h = head; h != head_end; ++h) out.push_back(static_cast<C>(*h));
+  const auto* t = reinterpret_cast<const C*>(tail.data());
+  out.insert(out.end(), t, t + tail.size());
+}
+
 /// Messages whose size bound is at most this many bytes are written into a container in one
 /// pass: it is resized to the bound and cut back to what was written. The bound costs a few
 /// instructions where the exact size pass visits every field. Larger messages keep the exact
-/// size pass, so that a loose bound never costs much memory.
+/// size pass, so that a loose bound never costs much memory...
 inline constexpr std::size_t one_pass_bound = 4096;
+/// ...unless the container has room for the bound already (it is being reused), up to this many
+/// bytes: resize() then writes zeros over the bound, which touches no more memory than that.
+inline constexpr std::size_t spare_pass_bound = std::size_t{1} << 20;
 
 /// How a top-level value is written: the first pass gives the room to make (the cheap bound, or
 /// the exact size), the second writes.
 template <class T>
 class write_passes {
  public:
+  /// Into a fixed buffer.
   std::size_t room(const T& v) {
     const std::size_t bound = size_bound_of(v);
     return bound <= one_pass_bound ? bound : codec<T>::size(v);
   }
+  /// Into a container: the bound also where the container has room for it already. Otherwise,
+  /// when the bound is at most twice the exact size, the container gets room for the bound, so
+  /// that the next message like this one (into the same container, reused) takes one pass.
+  template <byte_container Container>
+  std::size_t room(const T& v, Container& out) {
+    const std::size_t bound = size_bound_of(v);
+    if (bound <= one_pass_bound) return bound;
+    return larger_room(v, out, bound);
+  }
+
+ private:
+  template <byte_container Container>
+  BIFRONS_COLD static std::size_t larger_room(const T& v, Container& out, std::size_t bound) {
+    if (bound <= std::min(spare_capacity(out), spare_pass_bound)) return bound;
+    const std::size_t size = codec<T>::size(v);
+    if (bound <= spare_pass_bound && bound / 2 <= size) reserve_more(out, bound);
+    return size;
+  }
+
+ public:
   static constexpr errc error() noexcept { return errc::ok; }
   std::byte* write(std::byte* out, std::size_t room, const T& v) { return write_bounded(out, room, v); }
 };
@@ -108,6 +190,10 @@ class write_passes<T> {
     const std::size_t size = codec<T>::size(v);
     scope_.get().start_writing();
     return size;
+  }
+  template <class Container>
+  std::size_t room(const T& v, Container&) {
+    return room(v);
   }
   [[nodiscard]] errc error() noexcept { return scope_.get().error(); }
   std::byte* write(std::byte* out, std::size_t, const T& v) { return codec<T>::write(out, v); }
@@ -277,6 +363,28 @@ BIFRONS_INLINE read_outcome<T> read_all_or_out_of_memory(std::span<const std::by
 #endif
 }
 
+/// from_bytes of a value whose codec reads a whole input without a source (read_whole: vectors of
+/// numbers, strings): true when it did. Not for strict reading, which compares bytes. The
+/// allocator's std::bad_alloc is errc::out_of_memory at offset 0, as read_all reports it.
+template <class T>
+BIFRONS_INLINE bool read_whole_input(std::span<const std::byte> in, T& out, const read_options& options) {
+  if constexpr (requires { codec<T>::read_whole(in, out, options); }) {
+    if (options.canonical_only) return false;
+#if BIFRONS_HAS_EXCEPTIONS
+    try {
+      return codec<T>::read_whole(in, out, options);
+    } catch (const std::bad_alloc&) {
+      raise(errc::out_of_memory, 0);
+    }
+#else
+    return codec<T>::read_whole(in, out, options);
+#endif
+  } else {
+    (void)in, (void)out, (void)options;
+    return false;
+  }
+}
+
 /// Strict reading (read_options::canonical_only): ok if the input is exactly the encoding of the
 /// value read from it; otherwise non_canonical at the first byte that differs, or where the
 /// shorter of the two ends. The value is encoded once more, into a buffer of its own.
@@ -420,10 +528,14 @@ template <class T>
 /// Exception safety: strong for out's existing contents, if resize or a user save hook throws.
 template <class T, detail::byte_container Container>
 void to_bytes(const T& value, Container& out) {
+  if constexpr (detail::raw_tail_codec<T> && detail::appendable_byte_container<Container>) {
+    detail::append_head_and_tail(value, out);
+    return;
+  }
   const std::size_t old = out.size();
   detail::write_passes<T> passes;
   // One resize call site only: with two, GCC stopped inlining vector::resize.
-  const std::size_t room = passes.room(value);
+  const std::size_t room = passes.room(value, out);
   if (passes.error() != errc::ok) [[unlikely]]
     detail::raise(passes.error(), 0);
   out.resize(old + room);
@@ -525,6 +637,7 @@ template <class T, detail::byte_input Bytes>
   requires detail::default_created<T>
 [[nodiscard]] T from_bytes(const Bytes& bytes, const read_options& options = {}) {
   T value{};
+  if (detail::read_whole_input(detail::input_bytes(bytes), value, options)) return value;
   const auto status =
       options.canonical_only
           ? detail::read_canonical(detail::input_bytes(bytes), value, options, detail::object_state::fresh)
@@ -550,6 +663,7 @@ template <class T, detail::byte_input Bytes>
 /// Throws as from_bytes<T>. Exception safety: basic: on failure out is valid but unspecified.
 template <class T, detail::byte_input Bytes>
 void from_bytes(const Bytes& bytes, T& out, const read_options& options = {}) {
+  if (detail::read_whole_input(detail::input_bytes(bytes), out, options)) return;
   const auto status =
       options.canonical_only
           ? detail::read_canonical(detail::input_bytes(bytes), out, options, detail::object_state::reused)

@@ -6,7 +6,11 @@
 #include <forward_list>
 #include <limits>
 #include <list>
+#include <new>
+#include <span>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sequence_suite.hpp"
@@ -55,6 +59,135 @@ TEST(Vector, CountIsAVarint) {
   const bytes b = bifrons::to_bytes(std::vector<std::uint8_t>(200, 7));
   ASSERT_EQ(b.size(), 2u + 200u);
   EXPECT_EQ(hex(bytes(b.begin(), b.begin() + 3)), "c8 01 07");
+}
+
+// Counts of 128 to 16,383 take two bytes, which the count reader decodes itself; every other
+// spelling goes through the general varint reader. Both report the same errors.
+TEST(Vector, TwoByteCountsAndTheirErrors) {
+  const std::vector<std::int32_t> v(200, -5);
+  const bytes b = bifrons::to_bytes(v);
+  ASSERT_EQ(hex(bytes(b.begin(), b.begin() + 3)), "c8 01 fb");
+  EXPECT_TRUE(reads_as(b, v));
+  std::vector<std::int32_t> reused(300, 1);
+  bifrons::from_bytes(b, reused);
+  EXPECT_EQ(reused, v);
+  // One byte short: the 200 elements need one more byte than the 799 after the count.
+  EXPECT_TRUE(fails_with<std::vector<std::int32_t>>(bytes(b.begin(), b.end() - 1), errc::count_exceeds_input, 0, 1));
+  EXPECT_TRUE(fails_with<std::vector<std::int32_t>>(B({0xc8}), errc::unexpected_end, 1, 1));
+  // 0x80 0x00 is a second spelling of 0, and 0xff 0x00 one of 127.
+  EXPECT_TRUE(fails_with<std::vector<std::int32_t>>(B({0x80, 0x00}), errc::malformed_varint, 0));
+  EXPECT_TRUE(fails_with<std::vector<std::int32_t>>(B({0xff, 0x00}), errc::malformed_varint, 0));
+  // The largest two-byte count, and the smallest three-byte one, with no elements after them.
+  EXPECT_TRUE(fails_with<std::vector<std::int32_t>>(B({0xff, 0x7f}), errc::count_exceeds_input, 0, 4 * 16383));
+  EXPECT_TRUE(fails_with<std::vector<std::int32_t>>(B({0x80, 0x80, 0x01}), errc::count_exceeds_input, 0, 4 * 16384));
+  auto few = bifrons::try_from_bytes<std::vector<std::int32_t>>(b, bifrons::read_options{.max_elements = 199});
+  ASSERT_FALSE(few);
+  EXPECT_EQ(few.code(), errc::element_limit_exceeded);
+  EXPECT_EQ(few.offset(), 0u);
+  // After another value: the offsets count from the input's start.
+  using Pair = std::pair<std::uint8_t, std::vector<std::int32_t>>;
+  EXPECT_TRUE(fails_with<Pair>(B({0x07, 0x80, 0x00}), errc::malformed_varint, 1));
+  EXPECT_TRUE(fails_with<Pair>(B({0x07, 0xc8, 0x01, 0x00}), errc::count_exceeds_input, 1, 799));
+}
+
+// from_bytes of a vector of numbers (or a string) that is the whole input reads it without a
+// source when the input is a count of one or two bytes and exactly that many elements within the
+// limits (sequence_codec::read_whole), and through the general reader otherwise. Both give the
+// same values, and every failure is the general reader's.
+template <class V>
+V read_by_the_general_reader(const bytes& b) {
+  V v;
+  bifrons::reader r(b);
+  r(v);
+  EXPECT_TRUE(r.done());
+  return v;
+}
+
+TEST(Vector, AWholeInputReadsAsTheGeneralReaderReadsIt) {
+  for (const std::size_t n : {0u, 1u, 127u, 128u, 300u, 16383u, 16384u}) {
+    SCOPED_TRACE(n);
+    std::vector<std::int32_t> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::int32_t>(i * 2654435761u);
+    const bytes b = bifrons::to_bytes(v);
+    EXPECT_EQ(read_by_the_general_reader<std::vector<std::int32_t>>(b), v);
+    EXPECT_EQ(bifrons::from_bytes<std::vector<std::int32_t>>(b), v);
+    std::vector<std::int32_t> longer(n + 5, 9), shorter(n / 2, 9);
+    bifrons::from_bytes(b, longer);
+    bifrons::from_bytes(b, shorter);
+    EXPECT_EQ(longer, v);
+    EXPECT_EQ(shorter, v);
+    // At every alignment of the elements.
+    for (std::size_t shift = 1; shift < 4; ++shift) {
+      bytes shifted(shift);
+      shifted.insert(shifted.end(), b.begin(), b.end());
+      EXPECT_EQ(bifrons::from_bytes<std::vector<std::int32_t>>(std::span(shifted).subspan(shift)), v);
+    }
+    const std::string text(n, 'q');
+    EXPECT_EQ(bifrons::from_bytes<std::string>(bifrons::to_bytes(text)), text);
+  }
+}
+
+TEST(Vector, AWholeInputThatIsNotExactlyABlockFailsAsTheGeneralReaderSays) {
+  std::vector<double> v(200, 0.25);
+  const bytes b = bifrons::to_bytes(v);
+  // Every truncation, and a byte too many (fails_with: from_bytes and try_from_bytes agree).
+  for (std::size_t cut = 0; cut < b.size(); cut += 7) {
+    const bytes shorter(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(cut));
+    const auto general = bifrons::try_from_bytes<std::vector<double>>(shorter);
+    ASSERT_FALSE(general);
+    EXPECT_TRUE(fails_with<std::vector<double>>(shorter, general.code(), general.offset(), general.bytes_missing()));
+  }
+  bytes longer = b;
+  longer.push_back(std::byte{0});
+  EXPECT_TRUE(fails_with<std::vector<double>>(longer, errc::trailing_bytes, b.size()));
+  // The limits, at their edges: into a reused vector, with the count at offset 0.
+  const auto fails = [&](const bifrons::read_options& options, errc code) {
+    std::vector<double> out(3, 1.0);
+    try {
+      bifrons::from_bytes(b, out, options);
+      ADD_FAILURE() << "no exception";
+    } catch (const bifrons::error& e) {
+      EXPECT_EQ(e.code(), code);
+      EXPECT_EQ(e.offset(), 0u);
+    }
+  };
+  fails(bifrons::read_options{.max_elements = 199}, errc::element_limit_exceeded);
+  fails(bifrons::read_options{.max_alloc_bytes = 200 * sizeof(double) - 1}, errc::allocation_limit_exceeded);
+  std::vector<double> out;
+  bifrons::from_bytes(b, out, bifrons::read_options{.max_alloc_bytes = 200 * sizeof(double), .max_elements = 200});
+  EXPECT_EQ(out, v);
+  // Strict reading takes the general path and accepts the canonical bytes.
+  bifrons::from_bytes(b, out, bifrons::read_options{.canonical_only = true});
+  EXPECT_EQ(out, v);
+}
+
+/// An allocator that has no memory.
+template <class T>
+struct no_memory {
+  using value_type = T;
+  no_memory() = default;
+  template <class U>
+  no_memory(const no_memory<U>&) noexcept {}
+  T* allocate(std::size_t) { throw std::bad_alloc(); }
+  void deallocate(T*, std::size_t) noexcept {}
+  friend bool operator==(const no_memory&, const no_memory&) = default;
+};
+
+TEST(Vector, AWholeInputWithoutMemoryIsOutOfMemoryAtOffsetZero) {
+  const bytes b = bifrons::to_bytes(std::vector<std::int32_t>(10, 1));
+  using V = std::vector<std::int32_t, no_memory<std::int32_t>>;
+  EXPECT_TRUE(fails_with<V>(b, errc::out_of_memory, 0));
+  V out;
+  try {
+    bifrons::from_bytes(b, out);
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.code(), errc::out_of_memory);
+    EXPECT_EQ(e.offset(), 0u);
+  }
+  EXPECT_TRUE(out.empty());
+  // Nothing to allocate: an empty vector reads.
+  EXPECT_TRUE(bifrons::from_bytes<V>(bifrons::to_bytes(std::vector<std::int32_t>{})).empty());
 }
 
 TEST(Vector, StringsAreEncodedOneAfterAnother) { EXPECT_EQ(hex_of(std::vector<std::string>{"a", ""}), "02 01 61 00"); }

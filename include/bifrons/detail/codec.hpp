@@ -17,6 +17,9 @@
 //   static void read_fixed(source&, const std::byte* p, T&); // ...read from p, already taken
 // With them, small messages skip the exact size pass: the output gets room for the bound and is
 // cut back to what was written (see to_bytes).
+//   static std::byte* write_head(std::byte* out, const T&);        // at most max_head_size bytes,
+//   static std::span<const std::byte> tail(const T&) noexcept;     // ...then these bytes: the whole
+//                                                                  // encoding (see raw_tail_codec)
 //
 // The primary template (in struct_codec.hpp) handles user classes; library types are partial
 // specializations in bifrons/types/*.hpp. codec<T> is not a public extension point: its input
@@ -26,6 +29,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <type_traits>
 #include <utility>
 
@@ -70,6 +74,17 @@ inline constexpr std::size_t max_size_of = [] {
   else
     return unbounded;
 }();
+
+/// Codecs whose encoding is a short head (at most max_head_size bytes: a count, a stride) then
+/// bytes that are in memory already (the elements of a vector of numbers, a string's characters)
+/// may declare write_head(out, v) and tail(v). to_bytes(value, container) then appends the two
+/// without first resizing the container, which would zero-fill what is written over at once.
+inline constexpr std::size_t max_head_size = 2 * max_varint_size;
+template <class T>
+concept raw_tail_codec = requires(std::byte* out, const T& v) {
+  { codec_of<T>::write_head(out, v) } -> std::same_as<std::byte*>;
+  { codec_of<T>::tail(v) } -> std::same_as<std::span<const std::byte>>;
+};
 
 /// a + b, staying unbounded when either is.
 constexpr std::size_t add_bounds(std::size_t a, std::size_t b) noexcept {

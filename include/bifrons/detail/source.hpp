@@ -143,12 +143,44 @@ class source {
     return static_cast<U>(v);
   }
 
+  /// read_varint for element counts and struct headers, whose 2-byte spellings (128 to 16,383
+  /// elements, bodies of 64 to 8,191 bytes) are common: those are decoded here too, where
+  /// read_varint_slow would take an 8-byte load and its unpack (about 25 more instructions).
+  [[nodiscard]] BIFRONS_INLINE std::uint64_t read_length_varint() noexcept {
+    if (ptr_ != limit_ && static_cast<std::uint8_t>(*ptr_) < 0x80) [[likely]]
+      return static_cast<std::uint8_t>(*ptr_++);
+    return read_longer_length_varint();
+  }
+  /// read_length_varint after read_small_varint found no one-byte varint.
+  [[nodiscard]] BIFRONS_INLINE std::uint64_t read_longer_length_varint() noexcept {
+    // A second byte of 0 would be a non-minimal spelling: read_varint_slow reports it.
+    if (limit_ - ptr_ >= 2) {
+      if (const auto second = static_cast<std::uint8_t>(ptr_[1]); second - 1u < 0x7fu) {
+        const auto first = static_cast<std::uint8_t>(ptr_[0]);
+        ptr_ += 2;
+        return (first & 0x7fu) | (std::uint64_t{second} << 7);
+      }
+    }
+    return read_varint_slow();
+  }
+
   /// Reads an element count and checks it (check_count) before anything is allocated.
   /// Returns 0 after an error.
   [[nodiscard]] BIFRONS_INLINE std::size_t read_count(std::size_t min_wire, std::size_t alloc_size,
                                                       std::size_t max_count = ~std::size_t{0}) noexcept {
     const std::byte* start = ptr_;
     const std::uint64_t n = read_varint();
+    if (failed()) return 0;
+    return check_count(start, n, min_wire, alloc_size, max_count);
+  }
+  /// read_count for a block of elements (numbers, characters), which is all a read of such a
+  /// container costs besides the copy. (Not for every container: in the flattened read of
+  /// vector<IntegerClass> the longer count reader cost 30 instructions per element at -O3, as
+  /// GCC allocated the element loop's registers worse.)
+  [[nodiscard]] BIFRONS_INLINE std::size_t read_block_count(std::size_t min_wire, std::size_t alloc_size,
+                                                            std::size_t max_count) noexcept {
+    const std::byte* start = ptr_;
+    const std::uint64_t n = read_length_varint();
     if (failed()) return 0;
     return check_count(start, n, min_wire, alloc_size, max_count);
   }

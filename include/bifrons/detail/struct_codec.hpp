@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <type_traits>
 #include <utility>
 
@@ -274,7 +275,15 @@ struct struct_codec {
       if constexpr (enable_identity<T>) {
         if (!enter_by_value(in, v)) return;
       }
-      if (!in.enter()) return;
+      // An unchecked body reads no nested struct: it only needs the depth to allow one more level.
+      if constexpr (unchecked_body) {
+        if (in.depth_left() == 0) [[unlikely]] {
+          (void)in.enter();
+          return;
+        }
+      } else {
+        if (!in.enter()) return;
+      }
       const std::byte* start = in.position();
       [[maybe_unused]] auto path = struct_path<T>(in);
       // Headers of bodies under 64 bytes are one byte, which cannot fail: no error check then.
@@ -282,7 +291,12 @@ struct struct_codec {
       if (std::uint8_t small; in.read_small_varint(small)) [[likely]] {
         h = small;
       } else {
-        h = in.read_varint();
+        // Bodies of 64 to 8,191 bytes have 2-byte headers, decoded inline. (Not for structs that
+        // cannot have one: it cost vector<IntegerClass> 2-5 instructions per element.)
+        if constexpr (short_body)
+          h = in.read_varint();
+        else
+          h = in.read_longer_length_varint();
         if (in.failed()) return;
       }
       const std::uint64_t length = h >> 1;
@@ -298,11 +312,11 @@ struct struct_codec {
           });
           if (ok && p <= in.position() + length) [[likely]] {
             (void)in.skip(static_cast<std::size_t>(length));
-            in.leave();
             return;
           }
           v = T{};
         }
+        (void)in.enter();
       }
       const std::byte* saved = in.narrow(static_cast<std::size_t>(length));
       const std::byte* body_end = in.position() + length;
@@ -338,12 +352,46 @@ struct struct_codec {
     }
   }
 
+  /// Resets v and reads its fields again (see reread_on). It works on a copy of the source, which
+  /// it copies back: passed by reference to the out-of-line function, the source's address would
+  /// escape the flattened read (core.hpp's read_all), and GCC would then keep the cursor in memory
+  /// for the whole read, not only on this rare path (about 90 instructions per Account read).
+  /// An exception from a hook is caught there and thrown again here, after the copy back, so that
+  /// the error it recorded stands. (A guard that copied back from its destructor kept the cursor
+  /// in memory again.)
+  BIFRONS_INLINE static void reread_from_defaults(source& in, T& v, const std::byte* fields, std::size_t budget,
+                                                  std::size_t objects, std::size_t bases, std::uint32_t version,
+                                                  const std::byte* start) {
+    source copy = in;
+#if BIFRONS_HAS_EXCEPTIONS
+    std::exception_ptr thrown = reread_catching(copy, v, fields, budget, objects, bases, version, start);
+    in = std::move(copy);
+    if (thrown) [[unlikely]]
+      std::rethrow_exception(std::move(thrown));
+#else
+    reread_on(copy, v, fields, budget, objects, bases, version, start);
+    in = std::move(copy);
+#endif
+  }
+
+#if BIFRONS_HAS_EXCEPTIONS
+  BIFRONS_COLD static std::exception_ptr reread_catching(source& in, T& v, const std::byte* fields, std::size_t budget,
+                                                         std::size_t objects, std::size_t bases, std::uint32_t version,
+                                                         const std::byte* start) noexcept {
+    try {
+      reread_on(in, v, fields, budget, objects, bases, version, start);
+      return nullptr;
+    } catch (...) {
+      return std::current_exception();
+    }
+  }
+#endif
+
   // Out of line so that the common path has one copy of load_fields, which can then be inlined.
   // `start` is the struct's first byte, where an exception from its hook is reported.
-  BIFRONS_COLD static void reread_from_defaults(source& in, T& v, const std::byte* fields, std::size_t budget,
-                                                [[maybe_unused]] std::size_t objects,
-                                                [[maybe_unused]] std::size_t bases, std::uint32_t version,
-                                                [[maybe_unused]] const std::byte* start) {
+  BIFRONS_COLD static void reread_on(source& in, T& v, const std::byte* fields, std::size_t budget,
+                                     [[maybe_unused]] std::size_t objects, [[maybe_unused]] std::size_t bases,
+                                     std::uint32_t version, [[maybe_unused]] const std::byte* start) {
     // The objects the first pass read are read again, with the same ids.
     if constexpr (may_hold_pointers<T>()) {
       if (in.object_count() > objects) in.objects().rollback(objects);
