@@ -315,9 +315,10 @@ struct sequence_codec {
     std::size_t n = static_cast<std::uint8_t>(p[0]);
     std::size_t head = 1;
     if (n >= 0x80) {
-      // A second byte of 0 would be a non-minimal spelling.
-      if (in.size() < 2 || static_cast<std::uint8_t>(p[1]) - 1u >= 0x7fu) return false;
-      n = (n & 0x7fu) | (std::size_t{static_cast<std::uint8_t>(p[1])} << 7);
+      if (in.size() < 2 || static_cast<std::uint8_t>(p[1]) >= 0x80) return false;
+      const word_varint w = two_byte_varint(p);
+      if (!w.canonical) return false;
+      n = static_cast<std::size_t>(w.value);
       head = 2;
     }
     if (in.size() - head != n * sizeof(T) || n > options.max_elements || n > c.max_size() ||

@@ -156,6 +156,15 @@ BIFRONS_INLINE constexpr word_varint varint_in_word(std::uint64_t word) noexcept
   return {(stop_bit + 1) / 8, canonical, x};
 }
 
+/// A varint of exactly two bytes at p: the caller has seen a continuation bit in the first byte and
+/// none in the second. Values of 2^7 to 2^14 - 1 (struct headers of bodies up to 8 KiB, counts,
+/// most reference tags) are common enough to be decoded apart from varint_in_word's unpack.
+BIFRONS_INLINE constexpr word_varint two_byte_varint(const std::byte* p) noexcept {
+  const auto second = static_cast<std::uint8_t>(p[1]);
+  // A second byte of 0 would be a second spelling of a one-byte value.
+  return {2, second != 0, (static_cast<std::uint8_t>(p[0]) & 0x7fu) | (std::uint64_t{second} << 7)};
+}
+
 constexpr std::uint64_t zigzag(std::int64_t v) noexcept {
   return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
 }

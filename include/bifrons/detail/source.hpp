@@ -153,13 +153,12 @@ class source {
   }
   /// read_length_varint after read_small_varint found no one-byte varint.
   [[nodiscard]] BIFRONS_INLINE std::uint64_t read_longer_length_varint() noexcept {
-    // A second byte of 0 would be a non-minimal spelling: read_varint_slow reports it.
-    if (limit_ - ptr_ >= 2) {
-      if (const auto second = static_cast<std::uint8_t>(ptr_[1]); second - 1u < 0x7fu) {
-        const auto first = static_cast<std::uint8_t>(ptr_[0]);
-        ptr_ += 2;
-        return (first & 0x7fu) | (std::uint64_t{second} << 7);
-      }
+    // One comparison for both: the second byte ends the varint, and is not 0 (a non-minimal
+    // spelling, which read_varint_slow reports).
+    if (limit_ - ptr_ >= 2 && static_cast<std::uint8_t>(ptr_[1]) - 1u < 0x7fu) {
+      const std::uint64_t v = two_byte_varint(ptr_).value;
+      ptr_ += 2;
+      return v;
     }
     return read_varint_slow();
   }
@@ -332,9 +331,10 @@ class source {
     // Two bytes (up to 16383) are common enough to come first: struct headers of bodies up to
     // 8 KiB, and the reference tags of the first sixteen thousand objects of a message.
     if (limit_ - start >= 2 && static_cast<std::uint8_t>(start[1]) < 0x80) {
-      if (start[1] == std::byte{0}) return fail_at(errc::malformed_varint, start), 0;
+      const word_varint w = two_byte_varint(start);
+      if (!w.canonical) return fail_at(errc::malformed_varint, start), 0;
       ptr_ = start + 2;
-      return (static_cast<std::uint64_t>(start[0]) & 0x7f) | (static_cast<std::uint64_t>(start[1]) << 7);
+      return w.value;
     }
     if (limit_ - start >= 8) {
       const word_varint w = varint_in_word(load_le<std::uint64_t>(start));

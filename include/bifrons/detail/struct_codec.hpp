@@ -73,9 +73,8 @@ BIFRONS_INLINE bool read_unchecked(const std::byte*& p, T& v) noexcept {
       return true;
     }
     word_varint w;
-    if (const auto second = static_cast<std::uint8_t>(p[1]); second < 0x80) {
-      // Two bytes (values below 2^14: most small numbers that miss the one-byte case).
-      w = {2, second != 0, (first & 0x7fu) | (std::uint64_t{second} << 7)};
+    if (static_cast<std::uint8_t>(p[1]) < 0x80) {
+      w = two_byte_varint(p);  // most small numbers that miss the one-byte case
     } else {
       w = varint_in_word<codec<T>::max_size>(load_le<std::uint64_t>(p));
     }
