@@ -15,6 +15,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "types/test_support.hpp"
@@ -246,6 +247,22 @@ TEST(RecordRoundTrip, MemcpyBlocksOfEverySize) {
     EXPECT_TRUE(longer == v);
     read_into(v, shorter);
     EXPECT_TRUE(shorter == v);
+    // From every alignment of the input: a block that is not aligned for Wide is copied from
+    // the aligned address before it and moved into place, or, where that address is before
+    // the input, read into resized storage (containers.hpp, replace_with_block).
+    const bytes b = bifrons::to_bytes(v);
+    for (std::size_t shift = 0; shift < 8; ++shift) {
+      bytes shifted(shift);
+      shifted.insert(shifted.end(), b.begin(), b.end());
+      EXPECT_TRUE(bifrons::from_bytes<std::vector<Wide>>(std::span(shifted).subspan(shift)) == v) << shift;
+      const std::pair<std::int8_t, std::vector<Wide>> after_a_field{-1, v};
+      const bytes b2 = bifrons::to_bytes(after_a_field);
+      bytes shifted2(shift);
+      shifted2.insert(shifted2.end(), b2.begin(), b2.end());
+      EXPECT_TRUE((bifrons::from_bytes<std::pair<std::int8_t, std::vector<Wide>>>(std::span(shifted2).subspan(shift)) ==
+                   after_a_field))
+          << shift;
+    }
   }
 }
 

@@ -127,6 +127,27 @@ TEST(Vector, AWholeInputReadsAsTheGeneralReaderReadsIt) {
   }
 }
 
+// A block of numbers that is not aligned for its type, read into a new vector: from 2 KiB on,
+// copied from the aligned address before it and moved into place, or, where that address is
+// before the input, read into resized storage (containers.hpp, replace_with_block). Both inside
+// a struct (the general reader) and as the whole input.
+TEST(Vector, ABlockReadsTheSameAtEveryAlignment) {
+  for (const std::size_t n : {1u, 255u, 256u, 257u, 5000u}) {
+    std::vector<double> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<double>(i) * 0.5 - 3;
+    const std::pair<std::vector<double>, std::int8_t> inside{v, 7};
+    const bytes whole = bifrons::to_bytes(v), in_struct = bifrons::to_bytes(inside);
+    for (std::size_t shift = 0; shift < 8; ++shift) {
+      SCOPED_TRACE(std::to_string(n) + " at +" + std::to_string(shift));
+      bytes a(shift), b(shift);
+      a.insert(a.end(), whole.begin(), whole.end());
+      b.insert(b.end(), in_struct.begin(), in_struct.end());
+      EXPECT_EQ(bifrons::from_bytes<std::vector<double>>(std::span(a).subspan(shift)), v);
+      EXPECT_EQ((bifrons::from_bytes<std::pair<std::vector<double>, std::int8_t>>(std::span(b).subspan(shift))), inside);
+    }
+  }
+}
+
 TEST(Vector, AWholeInputThatIsNotExactlyABlockFailsAsTheGeneralReaderSays) {
   std::vector<double> v(200, 0.25);
   const bytes b = bifrons::to_bytes(v);
