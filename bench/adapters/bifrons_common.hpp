@@ -45,9 +45,9 @@ namespace bench_bifrons {
 
 struct adapter_base {
   // The reused buffer keeps its size between calls and is written through the span overload,
-  // as docs/ recommend for speed: to_bytes(value, vector&) must resize() the vector, and
-  // std::vector::resize zero-fills what we then overwrite (57-65% of memcpy speed on 8 MiB of
-  // doubles). It grows when a message does not fit, to the size try_to_bytes reports.
+  // the way the other adapters write into their reused buffers. It grows when a message does
+  // not fit, to the size try_to_bytes reports. (to_bytes(value, vector&) appends without
+  // zero-filling since issue 10, but then the vector must be cleared before each message.)
   std::vector<std::byte> buffer;
 
   template <class T>

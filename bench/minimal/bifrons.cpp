@@ -1,5 +1,10 @@
 // Minimal save+load program: its size is bifrons' footprint in an executable.
-#include <bifrons/bifrons.hpp>
+// It includes the headers it uses, the core and one header per standard type, as cereal's
+// minimal program does; <bifrons/bifrons.hpp> (every type) compiles slower and makes the same
+// executable.
+#include <bifrons/core.hpp>
+#include <bifrons/types/string.hpp>
+#include <bifrons/types/vector.hpp>
 
 #include <cstdint>
 #include <string>

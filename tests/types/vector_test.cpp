@@ -143,7 +143,8 @@ TEST(Vector, ABlockReadsTheSameAtEveryAlignment) {
       a.insert(a.end(), whole.begin(), whole.end());
       b.insert(b.end(), in_struct.begin(), in_struct.end());
       EXPECT_EQ(bifrons::from_bytes<std::vector<double>>(std::span(a).subspan(shift)), v);
-      EXPECT_EQ((bifrons::from_bytes<std::pair<std::vector<double>, std::int8_t>>(std::span(b).subspan(shift))), inside);
+      EXPECT_EQ((bifrons::from_bytes<std::pair<std::vector<double>, std::int8_t>>(std::span(b).subspan(shift))),
+                inside);
     }
   }
 }

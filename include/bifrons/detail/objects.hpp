@@ -271,7 +271,14 @@ class object_table {
 
 /// A thread's emptied object table, kept for its next read with pointers (object_table_owner).
 inline constexpr std::size_t kept_object_table_bytes = std::size_t{1} << 20;
-inline thread_local std::unique_ptr<object_table> spare_object_table;
+/// A function's thread_local, not one at namespace scope: GCC emits a namespace-scope
+/// thread_local's initialization, and with it the destructor of what it owns, in every
+/// translation unit that includes its header. With both spares at namespace scope, a program
+/// without a pointer carried about 2.3 KB of that code.
+inline std::unique_ptr<object_table>& spare_object_table() noexcept {
+  thread_local std::unique_ptr<object_table> spare;
+  return spare;
+}
 
 /// What each object of a message costs the reader's allocation budget besides its own storage:
 /// its entry in the table, twice (the table's vector grows by doubling).

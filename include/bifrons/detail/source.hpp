@@ -260,7 +260,10 @@ class source {
   /// The objects of the value being read, for pointers (docs/format.md, "Pointers"); created
   /// on first use, so that values without pointers never allocate it.
   object_table& objects() {
-    if (!objects_) objects_ = spare_object_table ? spare_object_table.release() : new object_table();
+    if (!objects_) {
+      std::unique_ptr<object_table>& spare = spare_object_table();
+      objects_ = spare ? spare.release() : new object_table();
+    }
     return *objects_;
   }
   [[nodiscard]] std::size_t object_count() const noexcept { return objects_ ? objects_->size() : 0; }
@@ -440,8 +443,9 @@ class object_table_owner {
     object_table* table = std::exchange(in_.objects_, nullptr);
     if (table == nullptr) return;
     table->release(false);  // what its destructor does: an unfinished read's objects are freed
-    if (spare_object_table == nullptr && table->retained_bytes() <= kept_object_table_bytes)
-      spare_object_table.reset(table);
+    if (std::unique_ptr<object_table>& spare = spare_object_table();
+        spare == nullptr && table->retained_bytes() <= kept_object_table_bytes)
+      spare.reset(table);
     else
       delete table;
   }

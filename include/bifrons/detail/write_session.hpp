@@ -339,13 +339,20 @@ inline write_session& session() noexcept {
 /// and a sixth of the write's time. A nested session (a hook writing a value of its own) makes
 /// a session of its own.
 inline constexpr std::size_t kept_session_bytes = std::size_t{1} << 20;
-inline thread_local std::unique_ptr<write_session> spare_write_session;
+/// A function's thread_local, as spare_object_table (objects.hpp) is.
+inline std::unique_ptr<write_session>& spare_write_session() noexcept {
+  thread_local std::unique_ptr<write_session> spare;
+  return spare;
+}
 
 /// Installs an empty session for one top-level value while it lives.
 class session_scope {
  public:
   explicit session_scope(bool track_unique)
-      : session_(spare_write_session ? spare_write_session.release() : new write_session()),
+      : session_([] {
+          std::unique_ptr<write_session>& spare = spare_write_session();
+          return spare ? spare.release() : new write_session();
+        }()),
         saved_(current_write_session) {
     session_->begin(track_unique, write_session::stack_position());
     current_write_session = session_;
@@ -354,9 +361,10 @@ class session_scope {
   session_scope& operator=(const session_scope&) = delete;
   ~session_scope() {
     current_write_session = saved_;
-    if (spare_write_session == nullptr && session_->retained_bytes() <= kept_session_bytes) {
+    if (std::unique_ptr<write_session>& spare = spare_write_session();
+        spare == nullptr && session_->retained_bytes() <= kept_session_bytes) {
       session_->begin(false, 0);  // drops the weak references to the value's shared objects now
-      spare_write_session.reset(session_);
+      spare.reset(session_);
     } else {
       delete session_;
     }
