@@ -213,17 +213,17 @@ void read_elements(source& in, It first, std::size_t n, std::size_t reused) {
 /// which GCC vectorizes only at -O3 (5 instructions per int32 at -O2). A `const T*` into the
 /// input is only valid where the block is aligned for T (clang assumes the alignment of
 /// memmove's typed arguments, and UBSan checks it). A block after a varint count rarely is, and
-/// then every way to fill fresh storage writes each byte twice:
-///   - resize() then one copy: resize() zero-fills with memset for scalars, but value-initializes
-///     a record with member initializers in an element loop at -O2 (a record block of 512
-///     IntegerClass read in 346 ns, against memcpy's 97); and from 2 KiB glibc's memset takes
-///     its `rep stosb` path, which is slow on some virtual machines, as `rep movsb` is (the
-///     benchmark report's memcpy probe);
+/// then every way to fill new storage writes each byte twice:
+///   - resize() then one copy: resize() zero-fills with memset, which from 2 KiB takes glibc's
+///     `rep stosb` path, slow on some virtual machines as `rep movsb` is (the benchmark report's
+///     memcpy probe);
 ///   - assign() from the aligned address just before the block, which is still input, then the
 ///     bytes moved down into place: the second copy overlaps the first and runs at about half
-///     the speed of a plain one, but is never an element loop (the 512 records: 189 ns).
-/// Measured on x86-64 (g++ 12, -O2): for 2 KiB of int32 the first takes 28 ns and the second
-/// 35 (memcpy into fresh storage: 20); for 4 KiB 71 and 53, for 8 KiB 105 and 82.
+///     the speed of a plain one, so below 2 KiB it loses.
+/// Measured on x86-64 (g++ 12, -O2 and -O3 alike), reading into a new vector: 2.5 KiB of int32
+/// in 47 ns the first way and 42 the second, 20 KiB in 284 and 178, 160 KiB in 3,280 and 2,900;
+/// 320 bytes of records in 12 and 16. (memcpy into new storage, from an aligned block: 2 KiB in
+/// 20 ns.)
 template <class C>
 BIFRONS_INLINE void replace_with_block(C& c, const std::byte* p, std::size_t n, const std::byte* readable) {
   using T = typename C::value_type;
@@ -240,8 +240,7 @@ BIFRONS_INLINE void replace_with_block(C& c, const std::byte* p, std::size_t n, 
     c.assign(first, first + n);
   } else if constexpr (std::ranges::contiguous_range<C>) {
     const std::size_t size = n * sizeof(T);
-    constexpr bool zero_filled = std::is_trivially_default_constructible_v<T>;
-    if (n != 0 && (!zero_filled || size >= 2048) && static_cast<std::size_t>(p - readable) >= misalignment) {
+    if (size >= 2048 && static_cast<std::size_t>(p - readable) >= misalignment) {
       const auto* first = reinterpret_cast<const T*>(p - misalignment);
       c.assign(first, first + n);
       auto* bytes = reinterpret_cast<std::byte*>(std::ranges::data(c));
