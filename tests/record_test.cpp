@@ -250,16 +250,12 @@ TEST(RecordRoundTrip, MemcpyBlocksOfEverySize) {
     // From every alignment of the input: a block that is not aligned for Wide is copied from
     // the aligned address before it and moved into place, or, where that address is before
     // the input, read into resized storage (containers.hpp, replace_with_block).
-    const bytes b = bifrons::to_bytes(v);
+    const std::pair<std::int8_t, std::vector<Wide>> after_a_field{-1, v};
+    const bytes alone = bifrons::to_bytes(v), in_struct = bifrons::to_bytes(after_a_field);
     for (std::size_t shift = 0; shift < 8; ++shift) {
-      bytes shifted(shift);
-      shifted.insert(shifted.end(), b.begin(), b.end());
-      EXPECT_TRUE(bifrons::from_bytes<std::vector<Wide>>(std::span(shifted).subspan(shift)) == v) << shift;
-      const std::pair<std::int8_t, std::vector<Wide>> after_a_field{-1, v};
-      const bytes b2 = bifrons::to_bytes(after_a_field);
-      bytes shifted2(shift);
-      shifted2.insert(shifted2.end(), b2.begin(), b2.end());
-      EXPECT_TRUE((bifrons::from_bytes<std::pair<std::int8_t, std::vector<Wide>>>(std::span(shifted2).subspan(shift)) ==
+      const bytes a = cat({bytes(shift), alone}), b = cat({bytes(shift), in_struct});
+      EXPECT_TRUE(bifrons::from_bytes<std::vector<Wide>>(std::span(a).subspan(shift)) == v) << shift;
+      EXPECT_TRUE((bifrons::from_bytes<std::pair<std::int8_t, std::vector<Wide>>>(std::span(b).subspan(shift)) ==
                    after_a_field))
           << shift;
     }

@@ -139,9 +139,7 @@ TEST(Vector, ABlockReadsTheSameAtEveryAlignment) {
     const bytes whole = bifrons::to_bytes(v), in_struct = bifrons::to_bytes(inside);
     for (std::size_t shift = 0; shift < 8; ++shift) {
       SCOPED_TRACE(std::to_string(n) + " at +" + std::to_string(shift));
-      bytes a(shift), b(shift);
-      a.insert(a.end(), whole.begin(), whole.end());
-      b.insert(b.end(), in_struct.begin(), in_struct.end());
+      const bytes a = cat({bytes(shift), whole}), b = cat({bytes(shift), in_struct});
       EXPECT_EQ(bifrons::from_bytes<std::vector<double>>(std::span(a).subspan(shift)), v);
       EXPECT_EQ((bifrons::from_bytes<std::pair<std::vector<double>, std::int8_t>>(std::span(b).subspan(shift))),
                 inside);

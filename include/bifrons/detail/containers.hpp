@@ -219,11 +219,7 @@ void read_elements(source& in, It first, std::size_t n, std::size_t reused) {
 ///     memcpy probe);
 ///   - assign() from the aligned address just before the block, which is still input, then the
 ///     bytes moved down into place: the second copy overlaps the first and runs at about half
-///     the speed of a plain one, so below 2 KiB it loses.
-/// Measured on x86-64 (g++ 12, -O2 and -O3 alike), reading into a new vector: 2.5 KiB of int32
-/// in 47 ns the first way and 42 the second, 20 KiB in 284 and 178, 160 KiB in 3,280 and 2,900;
-/// 320 bytes of records in 12 and 16. (memcpy into new storage, from an aligned block: 2 KiB in
-/// 20 ns.)
+///     the speed of a plain one, so below 2 KiB it loses (measurements: docs/design.md).
 template <class C>
 BIFRONS_INLINE void replace_with_block(C& c, const std::byte* p, std::size_t n, const std::byte* readable) {
   using T = typename C::value_type;
