@@ -102,22 +102,48 @@ struct failure_details {
 
 /// "bifrons: <description> at byte <offset>[ (at least <n> more bytes needed)][ in <path>
 /// (<type>)][: <hook message>]".
+//
+// The pieces are gathered as views and copied once: std::to_string and a chain of operator+,
+// inlined, made this cold function the largest of a minimal program (docs/design.md).
 inline std::string failure_text(errc code, std::size_t offset, std::size_t bytes_missing,
                                 const failure_details* details) {
-  std::string text = std::string("bifrons: ") + describe(code);
+  constexpr std::size_t max_pieces = 14;
+  std::string_view pieces[max_pieces];
+  std::size_t count = 0;
+  auto add = [&](std::string_view piece) { pieces[count++] = piece; };
+  char offset_digits[20];
+  char missing_digits[20];
+  auto decimal = [](char (&digits)[20], std::size_t n) {
+    char* first = digits + sizeof digits;
+    do {
+      *--first = static_cast<char>('0' + n % 10);
+      n /= 10;
+    } while (n != 0);
+    return std::string_view(first, static_cast<std::size_t>(digits + sizeof digits - first));
+  };
+  add("bifrons: ");
+  add(describe(code));
   if (found_at_write(code)) {
-    text += " (found when writing)";
+    add(" (found when writing)");
   } else {
-    text += " at byte " + std::to_string(offset);
-    if (bytes_missing != 0)
-      text += " (at least " + std::to_string(bytes_missing) +
-              (bytes_missing == 1 ? " more byte needed)" : " more bytes needed)");
+    add(" at byte ");
+    add(decimal(offset_digits, offset));
+    if (bytes_missing != 0) {
+      add(" (at least ");
+      add(decimal(missing_digits, bytes_missing));
+      add(bytes_missing == 1 ? " more byte needed)" : " more bytes needed)");
+    }
   }
   if (details != nullptr) {
-    if (!details->path.empty()) text += " in " + details->path;
-    if (!details->type.empty()) text += " (" + details->type + ")";
-    if (!details->hook_message.empty()) text += ": " + details->hook_message;
+    if (!details->path.empty()) add(" in "), add(details->path);
+    if (!details->type.empty()) add(" ("), add(details->type), add(")");
+    if (!details->hook_message.empty()) add(": "), add(details->hook_message);
   }
+  std::size_t length = 0;
+  for (std::size_t i = 0; i < count; ++i) length += pieces[i].size();
+  std::string text(length, '\0');
+  char* out = text.data();
+  for (std::size_t i = 0; i < count; ++i) out += pieces[i].copy(out, pieces[i].size());
   return text;
 }
 }  // namespace detail
