@@ -2,7 +2,9 @@
 // reader r(out), reused container elements) gives exactly what from_bytes<T>(bytes) gives: the
 // fields the data lacks come back to their defaults instead of keeping stale values.
 
+#include <array>
 #include <initializer_list>
+#include <string>
 
 #include "evolution_support.hpp"
 
@@ -61,6 +63,29 @@ TEST(ReuseExplicit, AppendedFieldsComeBackToTheirDefaults) {
   EXPECT_EQ(existing.where.y, 4);
   EXPECT_EQ(existing.counts, (std::map<std::string, std::int32_t>{{"d", 1}}));
   EXPECT_EQ(existing.big, std::uint64_t{1} << 40);
+}
+
+TEST(ReuseExplicit, AppendedArrayFieldsComeBackToTheirDefaults) {
+  // An aggregate's appended fields are reset member by member: C arrays (nested too) element by
+  // element.
+  struct Old {
+    std::int32_t id = 0;
+  };
+  struct New {
+    std::int32_t id = 0;
+    std::int32_t grid[2][2] = {{1, 2}, {3, 4}};
+    std::array<std::string, 2> tags{"a", "b"};
+    std::string name = "default";
+  };
+  New existing{9, {{-1, -1}, {-1, -1}}, {"stale", "stale"}, "stale"};
+  bifrons::from_bytes(bifrons::to_bytes(Old{5}), existing);
+  EXPECT_EQ(existing.id, 5);
+  EXPECT_EQ(existing.grid[0][0], 1);
+  EXPECT_EQ(existing.grid[0][1], 2);
+  EXPECT_EQ(existing.grid[1][0], 3);
+  EXPECT_EQ(existing.grid[1][1], 4);
+  EXPECT_EQ(existing.tags, (std::array<std::string, 2>{"a", "b"}));
+  EXPECT_EQ(existing.name, "default");
 }
 
 TEST(ReuseExplicit, OuterLacksFieldsWhileInnerIsComplete) {

@@ -168,7 +168,8 @@ class input_archive : public archive_base {
 
   template <class... Args>
   BIFRONS_INLINE void operator()(Args&&... args) {
-    (read_field(args), ...);
+    [&]<std::size_t... I>(std::index_sequence<I...>)
+        BIFRONS_INLINE_LAMBDA { (read_field<I>(args), ...); }(std::index_sequence_for<Args...>{});
   }
 
   /// Fails the read with `code` at the current byte, for a hook whose data breaks an invariant
@@ -180,13 +181,17 @@ class input_archive : public archive_base {
   void fail(errc code) const noexcept { in_.fail(code); }
 
   /// True once a field was missing from the data (the envelope ended before it).
-  [[nodiscard]] bool missing() const noexcept { return missing_; }
+  [[nodiscard]] bool missing() const noexcept { return first_missing_ != none_missing; }
+  /// The position, among the arguments of its call, of the first field that was missing. For an
+  /// aggregate, whose fields are read in one call, the fields from there on are the ones the data
+  /// lacks (once the envelope has ended, every later field is missing too).
+  [[nodiscard]] std::size_t first_missing() const noexcept { return first_missing_; }
   [[nodiscard]] source& input() noexcept { return in_; }
 
  private:
   // Once the envelope has ended, at_limit() stays true for every later field (and after an
   // error the limit is pulled down to the cursor), so one comparison per field suffices.
-  template <class T>
+  template <std::size_t Position, class T>
   BIFRONS_INLINE void read_field(T& field) {
 #if BIFRONS_ERROR_PATHS
     if (!in_.failed()) field_path<std::remove_cvref_t<T>>(in_, next_field_++, names_);
@@ -199,20 +204,25 @@ class input_archive : public archive_base {
         return;
       }
       if (in_.at_limit()) {
-        missing_ = true;
+        note_missing(Position);
         return;
       }
     } else {
       if (in_.at_limit()) [[unlikely]] {
-        missing_ = true;
+        note_missing(Position);
         return;
       }
     }
     codec_of<T>::read(in_, field);
   }
 
+  void note_missing(std::size_t position) noexcept {
+    if (first_missing_ == none_missing) first_missing_ = position;
+  }
+
+  static constexpr std::size_t none_missing = std::size_t(-1);
   source& in_;
-  bool missing_ = false;
+  std::size_t first_missing_ = none_missing;
 #if BIFRONS_ERROR_PATHS
  public:
   /// The names of an aggregate's members, for error paths (a hook's fields have none).

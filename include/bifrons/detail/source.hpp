@@ -329,38 +329,53 @@ class source {
     return static_cast<std::uint32_t>(std::min<std::uint64_t>(n, std::numeric_limits<std::uint32_t>::max()));
   }
 
-  std::uint64_t read_varint_slow() noexcept {
+  // The decoding is a static function of the cursor and the limit, apart from the source: when
+  // GCC does not inline it into a flattened read (whether it does depends on the order in which
+  // its early inliner meets the functions, which any change elsewhere can alter), the source's
+  // address still does not escape, and the cursor stays in registers (docs/design.md).
+  BIFRONS_INLINE std::uint64_t read_varint_slow() noexcept {
     const std::byte* const start = ptr_;
+    const decoded_varint d = decode_varint_slow(start, limit_);
+    if (d.end > start) [[likely]] {
+      ptr_ = d.end;
+      return d.value;
+    }
+    if (d.end == start)
+      fail_short(1);  // at least the next byte is missing
+    else
+      fail_at(errc::malformed_varint, start);
+    return 0;
+  }
+  /// A varint's value and the byte after it; `end` is `start` when the input ends inside it,
+  /// and null when it is malformed (not minimal, or longer than 64 bits).
+  struct decoded_varint {
+    const std::byte* end;
+    std::uint64_t value;
+  };
+  /// The varint at start, when the one-byte fast path did not take it.
+  static decoded_varint decode_varint_slow(const std::byte* const start, const std::byte* const limit) noexcept {
     // Two bytes (up to 16383) are common enough to come first: struct headers of bodies up to
     // 8 KiB, and the reference tags of the first sixteen thousand objects of a message.
-    if (limit_ - start >= 2 && static_cast<std::uint8_t>(start[1]) < 0x80) {
+    if (limit - start >= 2 && static_cast<std::uint8_t>(start[1]) < 0x80) {
       const word_varint w = two_byte_varint(start);
-      if (!w.canonical) return fail_at(errc::malformed_varint, start), 0;
-      ptr_ = start + 2;
-      return w.value;
+      return {w.canonical ? start + 2 : nullptr, w.value};
     }
-    if (limit_ - start >= 8) {
+    if (limit - start >= 8) {
       const word_varint w = varint_in_word(load_le<std::uint64_t>(start));
-      if (w.length != 0) {
-        if (!w.canonical) return fail_at(errc::malformed_varint, start), 0;
-        ptr_ = start + w.length;
-        return w.value;
-      }
+      if (w.length != 0) return {w.canonical ? start + w.length : nullptr, w.value};
     }
     // Near the end of the input, or 9-10 bytes long.
     const std::byte* p = start;
     std::uint64_t value = 0;
     for (unsigned shift = 0;; shift += 7) {
-      // At least the next byte is missing.
-      if (p == limit_) return fail_short(1), 0;
+      if (p == limit) return {start, 0};
       const auto b = static_cast<std::uint8_t>(*p++);
       // The tenth byte may only hold the top bit of a 64-bit value.
-      if (shift == 63 && b > 1) return fail_at(errc::malformed_varint, start), 0;
+      if (shift == 63 && b > 1) return {nullptr, 0};
       value |= static_cast<std::uint64_t>(b & 0x7f) << shift;
       if (b < 0x80) {
-        if (b == 0 && shift != 0) return fail_at(errc::malformed_varint, start), 0;
-        ptr_ = p;
-        return value;
+        if (b == 0 && shift != 0) return {nullptr, 0};
+        return {p, value};
       }
     }
   }

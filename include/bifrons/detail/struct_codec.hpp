@@ -337,17 +337,40 @@ struct struct_codec {
         load_fields(ar, v, version);
         if constexpr (resettable<T>) {
           // The data ended before some fields. A default-constructed object already holds their
-          // defaults; an object being reused may hold stale values, so reset it and read again.
-          // Data of an older class version counts too: a versioned hook may skip the fields that
-          // version lacks (`if (version >= 2) ar(x);`) without the envelope ending early.
-          if ((ar.missing() || (versioned && version < class_version<T>())) && !in.fresh && !in.failed()) [[unlikely]]
-            reread_from_defaults(in, v, fields, budget, objects, 0, version, start);
+          // defaults; an object being reused may hold stale values there, so those fields get
+          // their defaults. (An aggregate's fields are read in order, so the ones read are a
+          // prefix, and each was read whole: unlike a hook's, nothing needs reading again.)
+          if (ar.missing() && !in.fresh && !in.failed()) [[unlikely]]
+            reset_missing_fields(v, ar.first_missing());
         }
       } else {
         read_with_hook<Complete>(in, ar, v, version, fields, budget, objects, start, body_end);
       }
       in.widen(body_end, saved);
       in.leave();
+    }
+  }
+
+  /// Gives the fields of an aggregate from position `first` on the values a new T holds.
+  //
+  // Out of line and without the source. Resetting an aggregate this way, rather than reading it
+  // again from defaults as a hook's class is, spares every program an out-of-line second copy of
+  // each field's reader (docs/design.md has the measurements).
+  BIFRONS_COLD static void reset_missing_fields(T& v, std::size_t first) {
+    T defaults = access::make<T>();
+    visit_members<member_count<T>>(v, [&](auto&... stale) {
+      visit_members<member_count<T>>(defaults, [&](auto&... made) {
+        std::size_t position = 0;
+        ((position++ >= first ? reset_member(stale, made) : void()), ...);
+      });
+    });
+  }
+  template <class M>
+  static void reset_member(M& stale, M& made) {
+    if constexpr (std::is_array_v<M>) {
+      for (std::size_t i = 0; i < std::extent_v<M>; ++i) reset_member(stale[i], made[i]);
+    } else {
+      stale = std::move(made);
     }
   }
 
