@@ -563,6 +563,9 @@ template <class T>
 }
 
 namespace detail {
+/// The largest size bound of a message that write_into writes on the stack, when the caller's
+/// buffer is smaller than the bound.
+inline constexpr std::size_t scratch_write_bound = 1024;
 /// Writes value into a fixed buffer: the bytes used, or, when it does not fit, the size needed.
 struct fixed_write {
   std::size_t size;
@@ -579,8 +582,19 @@ fixed_write write_into(const T& value, std::span<std::byte> buffer) {
     return {static_cast<std::size_t>(passes.write(buffer.data(), size, value) - buffer.data()), true};
   } else {
     // When even the (cheap) bound fits, write without the exact size pass.
-    if (const std::size_t bound = size_bound_of(value); bound <= buffer.size())
+    const std::size_t bound = size_bound_of(value);
+    if (bound <= buffer.size())
       return {static_cast<std::size_t>(write_bounded(buffer.data(), bound, value) - buffer.data()), true};
+    // A small message into a buffer smaller than its bound (one sized to the message, reused):
+    // written on the stack and copied, which costs less than the exact size pass
+    // (docs/design.md). Not a head and a tail of bytes, whose exact size is as cheap as the bound.
+    if (!raw_tail_codec<T> && bound <= scratch_write_bound) {
+      std::byte scratch[scratch_write_bound];
+      const auto size = static_cast<std::size_t>(write_bounded(scratch, bound, value) - scratch);
+      if (size > buffer.size()) return {size, false};
+      copy_bytes(buffer.data(), scratch, size);
+      return {size, true};
+    }
     const std::size_t size = codec<T>::size(value);
     if (size > buffer.size()) return {size, false};
     return {static_cast<std::size_t>(write_bounded(buffer.data(), size, value) - buffer.data()), true};
