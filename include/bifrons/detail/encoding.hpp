@@ -98,11 +98,19 @@ BIFRONS_INLINE void copy_bytes(void* dst, const void* src, std::size_t n) noexce
 inline constexpr std::size_t max_varint_size = 10;
 
 /// Bytes the LEB128 encoding of v takes: 1 + floor(bit_width(v) - 1) / 7, and 1 for zero.
-BIFRONS_INLINE constexpr std::size_t varint_size(std::uint64_t v) noexcept {
-  if (v < 0x80) return 1;
+/// Without a branch, for the values of integer fields: data often mixes one- and two-byte values
+/// at random, and a mispredicted branch per field cost a size pass over 4,096 IntegerClass
+/// records four times its time (docs/design.md).
+BIFRONS_INLINE constexpr std::size_t varint_data_size(std::uint64_t v) noexcept {
   // (bit_width * 9 + 64) / 64 is ceil(bit_width / 7) for widths 1..64 without a division.
   const unsigned bits = static_cast<unsigned>(std::bit_width(v | 1));
   return (bits * 9 + 64) / 64;
+}
+/// varint_size with a shortcut for one byte, for headers, counts and tags, nearly all of which
+/// take one byte.
+BIFRONS_INLINE constexpr std::size_t varint_size(std::uint64_t v) noexcept {
+  if (v < 0x80) return 1;
+  return varint_data_size(v);
 }
 
 BIFRONS_INLINE std::byte* write_varint(std::byte* p, std::uint64_t v) noexcept {

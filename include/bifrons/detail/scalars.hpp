@@ -34,9 +34,9 @@ template <class T>
 BIFRONS_INLINE std::size_t varint_integer_size(T v) noexcept {
   using W = wire_integer_t<T>;
   if constexpr (std::is_signed_v<W>)
-    return varint_size(zigzag(static_cast<std::int64_t>(v)));
+    return varint_data_size(zigzag(static_cast<std::int64_t>(v)));
   else
-    return varint_size(static_cast<std::uint64_t>(static_cast<W>(v)));
+    return varint_data_size(static_cast<std::uint64_t>(static_cast<W>(v)));
 }
 
 template <class T>
