@@ -406,7 +406,7 @@ TEST(Polymorphic, ManyObjectsKeepTheirTypesAndReferencesToThem) {
   }
   for (std::int32_t i = 0; i < 200; ++i) {
     if (i % 2 == 0)
-      c.shared.push_back(make<Ring>(1000 + i));
+      c.shared.push_back(make<Ring>(1000 + i, i));
     else
       c.shared.push_back(make<Square>(1000 + i, i));
   }

@@ -860,8 +860,8 @@ BIFRONS_INLINE void shared_read(source& in, std::shared_ptr<T>& p, bool weak_lin
   p = std::shared_ptr<U>(r.entry->owner, static_cast<U*>(r.address));
 }
 
-/// weak_ptr: shared_read into a shared_ptr that the weak_ptr then takes (nothing at all after an
-/// error), without the shared_ptr for a reference.
+/// weak_ptr: as shared_read into a shared_ptr that the weak_ptr then takes (so it is empty after
+/// an error), but a reference goes into the weak_ptr without that shared_ptr.
 template <class T>
 BIFRONS_INLINE void weak_read(source& in, std::weak_ptr<T>& w) {
   using U = std::remove_cv_t<T>;
