@@ -385,6 +385,49 @@ TEST(Polymorphic, EveryPointerKindKeepsTheDynamicType) {
   EXPECT_EQ(dynamic_type(back.owned[0]), typeid(Circle));
 }
 
+/// Many polymorphic objects, and observers of them written after all of them.
+struct Crowd {
+  std::vector<std::unique_ptr<Shape>> shapes;
+  std::vector<std::shared_ptr<Shape>> shared;
+  std::vector<const Shape*> observers;  // shapes and shared, last first
+};
+
+TEST(Polymorphic, ManyObjectsKeepTheirTypesAndReferencesToThem) {
+  // 400 objects: the reader's object table grows several times, and the observers' references
+  // past the 125th object take two-byte tags.
+  Crowd c;
+  for (std::int32_t i = 0; i < 200; ++i) {
+    if (i % 3 == 0)
+      c.shapes.push_back(make<Circle>(i, i));
+    else if (i % 3 == 1)
+      c.shapes.push_back(make<Square>(i, i));
+    else
+      c.shapes.push_back(make<Shape>(i));
+  }
+  for (std::int32_t i = 0; i < 200; ++i) {
+    if (i % 2 == 0)
+      c.shared.push_back(make<Ring>(1000 + i, i));
+    else
+      c.shared.push_back(make<Square>(1000 + i, i));
+  }
+  for (std::size_t i = c.shared.size(); i-- > 0;) c.observers.push_back(c.shared[i].get());
+  for (std::size_t i = c.shapes.size(); i-- > 0;) c.observers.push_back(c.shapes[i].get());
+  const auto back = round_trip(c);
+  ASSERT_EQ(back.shapes.size(), 200u);
+  ASSERT_EQ(back.shared.size(), 200u);
+  ASSERT_EQ(back.observers.size(), 400u);
+  for (std::size_t i = 0; i < 200; ++i) {
+    ASSERT_TRUE(back.shapes[i] && back.shared[i]);
+    EXPECT_EQ(back.shapes[i]->id, static_cast<std::int32_t>(i));
+    EXPECT_EQ(back.shapes[i]->kind(), i % 3 == 0 ? 1 : i % 3 == 1 ? 2 : 0);
+    EXPECT_EQ(back.shared[i]->id, static_cast<std::int32_t>(1000 + i));
+    EXPECT_EQ(dynamic_type(back.shared[i]), i % 2 == 0 ? typeid(Ring) : typeid(Square));
+    EXPECT_EQ(back.shared[i].use_count(), 1);
+    EXPECT_EQ(back.observers[199 - i], back.shared[i].get());
+    EXPECT_EQ(back.observers[399 - i], back.shapes[i].get());
+  }
+}
+
 /// A pointer and a reference (an aggregate with a reference_wrapper needs a hook: it converts
 /// from almost anything, which defeats member counting).
 template <class Pointer>

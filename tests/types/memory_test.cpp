@@ -371,6 +371,109 @@ TEST(SharedPtr, ObjectLimitAndBudget) {
                                                                                             .max_objects = 1}));
 }
 
+/// A binary tree as the benchmarks have it: shared_ptr children, a weak_ptr to the parent.
+struct BinaryNode {
+  std::int32_t value = 0;
+  std::shared_ptr<BinaryNode> left, right;
+  std::weak_ptr<BinaryNode> parent;
+};
+
+std::shared_ptr<BinaryNode> binary_tree(int depth, std::int32_t& next, const std::shared_ptr<BinaryNode>& parent) {
+  auto node = std::make_shared<BinaryNode>();
+  node->value = next++;
+  node->parent = parent;
+  if (depth > 0) {
+    node->left = binary_tree(depth - 1, next, node);
+    node->right = binary_tree(depth - 1, next, node);
+  }
+  return node;
+}
+
+/// Checks a tree that binary_tree made and a read returned: the values in order, every parent
+/// link, and that every node has exactly one owner (its parent's shared_ptr, or the caller's).
+void check_binary_tree(const std::shared_ptr<BinaryNode>& node, const BinaryNode* parent, int depth,
+                       std::int32_t& next) {
+  ASSERT_TRUE(node);
+  EXPECT_EQ(node->value, next++);
+  EXPECT_EQ(node.use_count(), 1);
+  EXPECT_EQ(node->parent.lock().get(), parent);
+  if (depth == 0) {
+    EXPECT_FALSE(node->left || node->right);
+    return;
+  }
+  check_binary_tree(node->left, node.get(), depth - 1, next);
+  check_binary_tree(node->right, node.get(), depth - 1, next);
+}
+
+TEST(SharedPtr, ATreeOfManyObjectsKeepsEveryLinkAndOneOwnerPerNode) {
+  // 511 objects: the reader's object table grows several times while the tree is read, and the
+  // parent links of all but the first 125 objects are references with two-byte tags.
+  std::int32_t next = 0;
+  const auto tree = binary_tree(8, next, nullptr);
+  const auto back = round_trip(tree);
+  std::int32_t checked = 0;
+  check_binary_tree(back, nullptr, 8, checked);
+  EXPECT_EQ(checked, 511);
+  // Read into a tree that exists already: every node is new, the old ones are freed.
+  std::shared_ptr<BinaryNode> existing = binary_tree(2, next, nullptr);
+  const std::weak_ptr<BinaryNode> old_root = existing;
+  read_into(tree, existing);
+  EXPECT_TRUE(old_root.expired());
+  checked = 0;
+  check_binary_tree(existing, nullptr, 8, checked);
+}
+
+TEST(SharedPtr, BackReferencesReachEveryObjectOfALongMessage) {
+  struct Many {
+    std::vector<std::shared_ptr<std::int32_t>> owners;
+    std::vector<std::weak_ptr<std::int32_t>> watchers;
+    std::vector<std::shared_ptr<std::int32_t>> again;  // owners, last first
+  };
+  Many m;
+  constexpr std::int32_t n = 300;
+  for (std::int32_t i = 0; i < n; ++i) m.owners.push_back(std::make_shared<std::int32_t>(i));
+  for (std::int32_t i = 0; i < n; ++i) m.watchers.push_back(m.owners[static_cast<std::size_t>(i)]);
+  for (std::int32_t i = n; i-- > 0;) m.again.push_back(m.owners[static_cast<std::size_t>(i)]);
+  const auto back = round_trip(m);
+  ASSERT_EQ(back.owners.size(), static_cast<std::size_t>(n));
+  ASSERT_EQ(back.watchers.size(), static_cast<std::size_t>(n));
+  ASSERT_EQ(back.again.size(), static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
+    const auto& owner = back.owners[i];
+    ASSERT_TRUE(owner);
+    EXPECT_EQ(*owner, static_cast<std::int32_t>(i));
+    EXPECT_EQ(owner.use_count(), 2);  // owners[i] and again[n - 1 - i]: the reader keeps none
+    EXPECT_EQ(back.again[static_cast<std::size_t>(n) - 1 - i], owner);
+    EXPECT_EQ(back.watchers[i].lock(), owner);
+  }
+}
+
+TEST(SharedPtr, TwoByteTagsAreCheckedOnRead) {
+  using I = std::shared_ptr<std::int32_t>;
+  using W = std::weak_ptr<std::int32_t>;
+  // Tag 128 names object 126, which the value does not have.
+  EXPECT_TRUE(fails_with<I>(B({0x80, 0x01}), errc::invalid_value, 0));
+  EXPECT_TRUE(fails_with<W>(B({0x80, 0x01}), errc::invalid_value, 0));
+  // Tag 3 spelled with two bytes is not minimal.
+  EXPECT_TRUE(fails_with<I>(B({0x83, 0x00}), errc::malformed_varint, 0));
+  EXPECT_TRUE(fails_with<W>(B({0x83, 0x00}), errc::malformed_varint, 0));
+  // The input ends inside the tag.
+  EXPECT_TRUE(fails_with<I>(B({0x80}), errc::unexpected_end, 1, 1));
+  EXPECT_TRUE(fails_with<W>(B({0x80}), errc::unexpected_end, 1, 1));
+  // Object 126 exists: 126 objects, then a reference to the last.
+  std::vector<std::shared_ptr<std::int32_t>> v;
+  for (std::int32_t i = 0; i < 126; ++i) v.push_back(std::make_shared<std::int32_t>(i));
+  v.push_back(v.back());
+  const bytes b = bifrons::to_bytes(v);
+  ASSERT_GE(b.size(), 2u);
+  EXPECT_EQ(b[b.size() - 2], std::byte{0x80});
+  EXPECT_EQ(b[b.size() - 1], std::byte{0x01});
+  const auto back = round_trip(v);
+  ASSERT_EQ(back.size(), 127u);
+  EXPECT_EQ(back[126], back[125]);
+  EXPECT_EQ(back[125].use_count(), 2);
+}
+
 // ---- weak_ptr ------------------------------------------------------------------------------
 
 TEST(WeakPtr, ExpiredReadsExpired) {
@@ -411,6 +514,20 @@ TEST(WeakPtr, ObjectOwnedOnlyOutsideTheMessageReadsExpired) {
   const std::weak_ptr<std::int32_t> w = outside;
   EXPECT_EQ(hex_of(w), "01 10");
   EXPECT_TRUE(round_trip(w).expired());
+}
+
+TEST(WeakPtr, AFailedReadLeavesItEmpty) {
+  const auto outside = std::make_shared<std::int32_t>(1);
+  std::weak_ptr<std::int32_t> w = outside;
+  EXPECT_THROW(bifrons::from_bytes(B({0x03}), w), bifrons::error);  // a reference to no object
+  EXPECT_TRUE(w.expired());
+  w = outside;
+  EXPECT_THROW(bifrons::from_bytes(B({0x80, 0x01}), w), bifrons::error);  // the same, in two bytes
+  EXPECT_TRUE(w.expired());
+  w = outside;
+  EXPECT_THROW(bifrons::from_bytes(B({0x02, 0x00}), w), bifrons::error);  // tag 2 for an int
+  EXPECT_TRUE(w.expired());
+  EXPECT_EQ(outside.use_count(), 1);
 }
 
 // ---- objects without a default constructor, and const objects -------------------------------------------

@@ -198,7 +198,7 @@ void free_object(void* storage) noexcept {
 /// is default-constructed, after them if a hook constructs it. If a hook throws, the storage is
 /// freed and owned() never runs.
 template <class T, class Introduced, class Owned>
-T* new_read(source& in, Introduced&& introduced, Owned&& owned) {
+BIFRONS_INLINE T* new_read(source& in, Introduced&& introduced, Owned&& owned) {
   check_creatable<T>();
   if constexpr (!creatable<T>) {
     std::abort();  // refused above
@@ -257,7 +257,7 @@ class deferred_object {
 
 /// A new shared T read from `in`; `introduced(owner)` runs before any of its fields is read.
 template <class T, class Introduced>
-std::shared_ptr<T> new_shared_read(source& in, Introduced&& introduced) {
+BIFRONS_INLINE std::shared_ptr<T> new_shared_read(source& in, Introduced&& introduced) {
   check_creatable<T>();
   if constexpr (!creatable<T>) {
     std::abort();  // refused above

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <new>
 #include <type_traits>
 #include <typeinfo>
 #include <vector>
@@ -92,10 +93,10 @@ class object_table {
   [[nodiscard]] std::size_t retained_bytes() const noexcept { return entries_.capacity() * sizeof(entry); }
   [[nodiscard]] entry& at(std::size_t index) noexcept { return entries_[index]; }
 
-  /// Adds an object and returns its index (its id - 1).
-  std::size_t add(entry e) {
-    entries_.push_back(std::move(e));
-    return entries_.size() - 1;
+  /// Adds an object, still being read, and returns its entry (its index, its id - 1, is
+  /// size() - 1). Built in place, on the hot path of every object a pointer introduces.
+  BIFRONS_INLINE entry& add(void* address, const void* type, object_kind kind, bool registered) {
+    return entries_.emplace_back(address, type, kind, registered);
   }
 
   /// True if a shared_ptr may point at object `index` without closing a cycle of owners: the
@@ -154,16 +155,23 @@ class object_table {
   /// allocated for owning raw pointers are deleted and their pointers set to null.
   void rollback(std::size_t mark) {
     free_owned_since(mark);
-    entries_.resize(mark);
+    entries_.truncate(mark);
   }
 
   /// Where a non-owning pointer names a shared object that only the table owns, or nullptr: the
   /// object dies when the value ends (a weak_ptr introduced it and no shared_ptr took it), and
   /// the pointer would dangle.
   [[nodiscard]] const std::byte* dangling_observer() const noexcept {
+    if (!observed_) return nullptr;
     for (const entry& e : entries_)
       if (e.observed_at && e.owner.use_count() == 1) return e.observed_at;
     return nullptr;
+  }
+
+  /// A non-owning pointer at `at` names shared object `e`: remembered for dangling_observer.
+  void observe(entry& e, const std::byte* at) noexcept {
+    if (e.observed_at == nullptr) e.observed_at = at;
+    observed_ = true;
   }
 
   /// Ends the value: drops the table's references to shared objects. After a failed read, the
@@ -172,6 +180,7 @@ class object_table {
     if (!succeeded) free_owned_since(0);
     entries_.clear();
     strong_floor_ = 0;
+    observed_ = false;
     names_.clear();
     casts_.clear();
     registered_.clear();
@@ -250,6 +259,56 @@ class object_table {
     }
   }
 
+  /// The entries: a vector whose append is inlined in full (std::vector's emplace_back was
+  /// called out of line, about 20 instructions per object), growing by doubling out of line.
+  class entry_list {
+   public:
+    entry_list() = default;
+    entry_list(const entry_list&) = delete;
+    entry_list& operator=(const entry_list&) = delete;
+    ~entry_list() {
+      clear();
+      ::operator delete(data_);
+    }
+    [[nodiscard]] std::size_t size() const noexcept { return size_; }
+    [[nodiscard]] std::size_t capacity() const noexcept { return capacity_; }
+    entry& operator[](std::size_t i) noexcept { return data_[i]; }
+    const entry& operator[](std::size_t i) const noexcept { return data_[i]; }
+    [[nodiscard]] const entry* begin() const noexcept { return data_; }
+    [[nodiscard]] const entry* end() const noexcept { return data_ + size_; }
+    BIFRONS_INLINE entry& emplace_back(void* address, const void* type, object_kind kind, bool registered) {
+      if (size_ == capacity_) [[unlikely]]
+        grow();
+      entry* e = ::new (static_cast<void*>(data_ + size_))
+          entry{address, type, nullptr, nullptr, nullptr, kind, true, registered, nullptr};
+      ++size_;
+      return *e;
+    }
+    /// Destroys the entries from `n` on, first to last (as std::vector does).
+    void truncate(std::size_t n) noexcept {
+      for (std::size_t i = n; i < size_; ++i) data_[i].~entry();
+      size_ = n;
+    }
+    void clear() noexcept { truncate(0); }
+
+   private:
+    [[gnu::noinline]] void grow() {
+      const std::size_t capacity = capacity_ == 0 ? 16 : 2 * capacity_;
+      auto* data = static_cast<entry*>(::operator new(capacity * sizeof(entry)));
+      for (std::size_t i = 0; i < size_; ++i) {
+        ::new (static_cast<void*>(data + i)) entry(std::move(data_[i]));
+        data_[i].~entry();
+      }
+      ::operator delete(data_);
+      data_ = data;
+      capacity_ = capacity;
+    }
+
+    entry* data_ = nullptr;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
+  };
+
   struct name {
     const registered_type* type;
     const std::type_info* to = nullptr;
@@ -261,8 +320,9 @@ class object_table {
     std::shared_ptr<const cast_path> path;
   };
 
-  std::vector<entry> entries_;
+  entry_list entries_;
   std::size_t strong_floor_ = 0;
+  bool observed_ = false;  // a non-owning pointer named a shared object
   std::vector<name> names_;
   std::vector<cast_entry> casts_;
   std::vector<std::pair<const std::type_info*, const registered_type*>> registered_;

@@ -402,32 +402,21 @@ void introduce_by_value(const T& v) {
 
 // ---- reading ---------------------------------------------------------------------------------
 
-/// An object's identity in the reader's table when a pointer of static type T introduces it
-/// with tag 1: its registered type if T is polymorphic and registered (so that pointers to its
-/// bases can refer to it), else type_key<T>.
+/// Enters an object that a pointer of static type T introduces with tag 1 in the reader's table
+/// and returns its entry (its index: size() - 1). Its identity: its registered type if T is
+/// polymorphic and registered (so that pointers to its bases can refer to it), else type_key<T>.
 template <class T>
-object_table::entry static_identity(source& in, void* address, object_kind kind) {
-  object_table::entry e;
-  e.address = address;
-  e.type = type_key<T>;
-  e.kind = kind;
+BIFRONS_INLINE object_table::entry& enter_static(object_table& table, void* address, object_kind kind) {
   if constexpr (std::is_polymorphic_v<T>) {
-    if (const registered_type* type = in.objects().registered(typeid(T))) {
-      e.type = type;
-      e.registered = true;
-    }
+    if (const registered_type* type = table.registered(typeid(T))) return table.add(address, type, kind, true);
   }
-  return e;
+  return table.add(address, type_key<T>, kind, false);
 }
 
-/// The identity of an object of registered type `type` introduced with tag 2.
-inline object_table::entry dynamic_identity(void* address, const registered_type* type, object_kind kind) {
-  object_table::entry e;
-  e.address = address;
-  e.type = type;
-  e.registered = true;
-  e.kind = kind;
-  return e;
+/// Enters an object of registered type `type` introduced with tag 2.
+BIFRONS_INLINE object_table::entry& enter_dynamic(object_table& table, void* address, const registered_type* type,
+                                                  object_kind kind) {
+  return table.add(address, type, kind, true);
 }
 
 /// Gives `count` objects that the read skips (an unregistered type, or what an older class's
@@ -437,10 +426,7 @@ inline bool add_skipped(source& in, const std::byte* at, std::uint64_t count) {
   object_table& table = in.objects();
   for (std::uint64_t i = 0; i < count; ++i) {
     if (!in.count_object(at)) return false;
-    object_table::entry e;
-    e.kind = object_kind::skipped;
-    e.in_progress = false;
-    table.add(std::move(e));
+    table.add(nullptr, nullptr, object_kind::skipped, false).in_progress = false;
   }
   return true;
 }
@@ -482,7 +468,8 @@ BIFRONS_COLD bool resolve_other_reference(source& in, const std::byte* at, objec
 }
 
 template <class T>
-bool resolve_reference(source& in, const std::byte* at, std::uint64_t tag, bool nullable, reference& out) {
+BIFRONS_INLINE bool resolve_reference(source& in, const std::byte* at, std::uint64_t tag, bool nullable,
+                                      reference& out) {
   const std::uint64_t index = tag - first_reference_tag;
   if (index >= in.object_count()) [[unlikely]] {
     in.fail_at(errc::invalid_value, at);  // a forward reference, or past every object
@@ -499,6 +486,12 @@ bool resolve_reference(source& in, const std::byte* at, std::uint64_t tag, bool 
 /// Reads a tag; false after an error.
 inline bool read_tag(source& in, std::uint64_t& tag) {
   tag = in.read_varint();
+  return !in.failed();
+}
+/// read_tag for the roles that accept references: two-byte tags, references to objects 126 to
+/// 16,382 (every parent link of a tree past its first levels), are decoded inline.
+BIFRONS_INLINE bool read_reference_tag(source& in, std::uint64_t& tag) {
+  tag = in.read_length_varint();
   return !in.failed();
 }
 
@@ -528,8 +521,7 @@ inline bool read_type_name(source& in) {
 
 /// Reads what follows tag 2: a type index, or 0, a count k and k new type names and then the
 /// type index; then the count of objects inside the encoding. False after an error.
-BIFRONS_INLINE bool read_polymorphic_header(source& in, polymorphic_header& h) {
-  object_table& table = in.objects();
+BIFRONS_INLINE bool read_polymorphic_header(source& in, object_table& table, polymorphic_header& h) {
   const std::byte* at = in.position();
   std::uint64_t index = in.read_varint();
   if (in.failed()) return false;
@@ -590,8 +582,9 @@ inline bool skip_unknown_object(source& in, const std::byte* at, std::uint64_t i
 /// The cast from the type a tag-2 header named to T, or nullptr and invalid_value at `at` (a type
 /// that does not derive from T: never reinterpret an object).
 template <class T>
-const cast_path* cast_to(source& in, const std::byte* at, const polymorphic_header& h) {
-  const cast_path* path = in.objects().cast_named(h.index, typeid(T));
+BIFRONS_INLINE const cast_path* cast_to(source& in, object_table& table, const std::byte* at,
+                                        const polymorphic_header& h) {
+  const cast_path* path = table.cast_named(h.index, typeid(T));
   if (path == nullptr) in.fail_at(errc::invalid_value, at);
   return path;
 }
@@ -599,15 +592,13 @@ const cast_path* cast_to(source& in, const std::byte* at, const polymorphic_head
 /// Tag 1: no count of objects inside to check.
 inline constexpr std::uint64_t no_count = ~std::uint64_t{0};
 
-/// Reads the encoding of a new object (with read_body), entered in the table as `e`; `fresh`:
-/// whether the object was just created. For tag 2, `inside` is what the header counted: an older
-/// reader may have read fewer objects (the rest were in fields it skips: they get their ids, so
-/// that the ids after them stay in step), never more.
+/// Reads the encoding of a new object (with read_body), the table's last entry (`index`);
+/// `fresh`: whether the object was just created. For tag 2, `inside` is what the header counted:
+/// an older reader may have read fewer objects (the rest were in fields it skips: they get their
+/// ids, so that the ids after them stay in step), never more.
 template <class ReadBody>
-void read_new_object(source& in, const std::byte* at, object_table::entry e, bool weak_link, std::uint64_t inside,
-                     bool fresh, ReadBody read_body) {
-  object_table& table = in.objects();
-  const std::size_t index = table.add(std::move(e));
+BIFRONS_INLINE void read_new_object(source& in, object_table& table, const std::byte* at, std::size_t index,
+                                    bool weak_link, std::uint64_t inside, bool fresh, ReadBody read_body) {
   const std::size_t floor = weak_link ? table.raise_floor(index) : 0;
   {
     fresh_guard guard(in, fresh);
@@ -616,7 +607,7 @@ void read_new_object(source& in, const std::byte* at, object_table::entry e, boo
   if (weak_link) table.restore_floor(floor);
   table.at(index).in_progress = false;
   if (inside != no_count && !in.failed()) {
-    const std::size_t read = in.object_count() - (index + 1);
+    const std::size_t read = table.size() - (index + 1);
     if (read > inside) return in.fail_at(errc::invalid_value, at);
     if (read < inside) add_skipped(in, at, inside - read);
   }
@@ -626,21 +617,18 @@ void read_new_object(source& in, const std::byte* at, object_table::entry e, boo
 /// data's type (and that type can be read into: not const). Objects are made by new_read
 /// (creation.hpp), or by the registry for tag 2.
 template <class T>
-void unique_read(source& in, std::unique_ptr<T>& p) {
+void unique_read_new(source& in, const std::byte* at, std::uint64_t tag, std::unique_ptr<T>& p) {
   using U = std::remove_cv_t<T>;
-  const std::byte* at = in.position();
-  std::uint64_t tag;
-  if (!read_tag(in, tag)) return;
-  if (tag == null_tag) return p.reset();
   if constexpr (std::is_polymorphic_v<U>) {
     if (tag == polymorphic_tag) {
+      object_table& table = in.objects();
       polymorphic_header h;
-      if (!read_polymorphic_header(in, h)) return;
+      if (!read_polymorphic_header(in, table, h)) return;
       if (h.type == nullptr) {
         if (skip_unknown_object(in, at, h.inside)) p.reset();
         return;
       }
-      const cast_path* path = cast_to<U>(in, at, h);
+      const cast_path* path = cast_to<U>(in, table, at, h);
       if (path == nullptr || !in.count_object(at)) return;
       const bool created = !p || !readable_in_place<T> || typeid(*p) != *h.type->type;
       void* object;
@@ -651,8 +639,9 @@ void unique_read(source& in, std::unique_ptr<T>& p) {
       } else {
         object = dynamic_cast<void*>(const_cast<U*>(p.get()));
       }
-      return read_new_object(in, at, dynamic_identity(object, h.type, object_kind::unique), false, h.inside,
-                             created || in.fresh, [&] { h.type->ops->read(in, object); });
+      (void)enter_dynamic(table, object, h.type, object_kind::unique);
+      return read_new_object(in, table, at, table.size() - 1, false, h.inside, created || in.fresh,
+                             [&] { h.type->ops->read(in, object); });
     }
   }
   if (tag != new_object_tag) return in.fail_at(errc::invalid_value, at);
@@ -667,7 +656,10 @@ void unique_read(source& in, std::unique_ptr<T>& p) {
     object_table* table = in.tracks_objects() ? &in.objects() : nullptr;
     std::size_t index = 0;
     const auto introduced = [&](U* object) {
-      if (table) index = table->add(static_identity<U>(in, object, object_kind::unique));
+      if (table) {
+        (void)enter_static<U>(*table, object, object_kind::unique);
+        index = table->size() - 1;
+      }
     };
     if (p && readable_in_place<T>) {
       introduced(const_cast<U*>(p.get()));
@@ -680,6 +672,16 @@ void unique_read(source& in, std::unique_ptr<T>& p) {
     }
     if (table) table->at(index).in_progress = false;
   }
+}
+
+/// unique_ptr: inlined up to a new object (a null, half the pointers of a tree, costs no call).
+template <class T>
+BIFRONS_INLINE void unique_read(source& in, std::unique_ptr<T>& p) {
+  const std::byte* at = in.position();
+  std::uint64_t tag;
+  if (!read_tag(in, tag)) return;
+  if (tag == null_tag) return p.reset();
+  unique_read_new(in, at, tag, p);
 }
 
 /// An owning raw pointer: as unique_ptr; an object the read allocates is the table's to free
@@ -700,8 +702,9 @@ void owning_read(source& in, T*& p) {
   std::uint64_t inside = no_count;
   if constexpr (std::is_polymorphic_v<T>) {
     if (tag == polymorphic_tag) {
+      object_table& table = in.objects();
       polymorphic_header h;
-      if (!read_polymorphic_header(in, h)) return;
+      if (!read_polymorphic_header(in, table, h)) return;
       if (h.type == nullptr) {
         if (skip_unknown_object(in, at, h.inside)) {
           delete p;
@@ -709,7 +712,7 @@ void owning_read(source& in, T*& p) {
         }
         return;
       }
-      if ((path = cast_to<T>(in, at, h)) == nullptr) return;
+      if ((path = cast_to<T>(in, table, at, h)) == nullptr) return;
       type = h.type;
       inside = h.inside;
     }
@@ -746,7 +749,11 @@ void owning_read(source& in, T*& p) {
         object_table& table = in.objects();
         std::size_t index = 0;
         (void)new_read<T>(
-            in, [&](T* made) { index = table.add(static_identity<T>(in, made, object_kind::unique)); },
+            in,
+            [&](T* made) {
+              (void)enter_static<T>(table, made, object_kind::unique);
+              index = table.size() - 1;
+            },
             [&](T* made) {
               p = made;
               table.at(index).slot = &p;
@@ -758,13 +765,14 @@ void owning_read(source& in, T*& p) {
     }
     object = p;
   }
-  object_table::entry e = type != nullptr ? dynamic_identity(object, type, object_kind::unique)
-                                          : static_identity<T>(in, object, object_kind::unique);
+  object_table& table = in.objects();
+  object_table::entry& e = type != nullptr ? enter_dynamic(table, object, type, object_kind::unique)
+                                           : enter_static<T>(table, object, object_kind::unique);
   if (created) {  // tag 2: in the table at once, so a failure from here on deletes the object
     e.slot = &p;
     e.ops = &owned_ops_for<T>;
   }
-  read_new_object(in, at, std::move(e), false, inside, created || in.fresh, [&] {
+  read_new_object(in, table, at, table.size() - 1, false, inside, created || in.fresh, [&] {
     if (type != nullptr) {
       type->ops->read(in, object);
     } else if constexpr (!std::is_abstract_v<T>) {
@@ -776,32 +784,28 @@ void owning_read(source& in, T*& p) {
 /// What a shared_ptr's control block and allocation overhead cost the budget, besides the object.
 inline constexpr std::size_t shared_overhead = 4 * sizeof(void*);
 
-/// shared_ptr (weak_link false) and weak_ptr (weak_link true): a new object is always a new
-/// allocation (an object being reused may be shared with owners outside the message).
+/// shared_read of a tag below the references other than 0 (at `at`): a new object.
 template <class T>
-void shared_read(source& in, std::shared_ptr<T>& p, bool weak_link) {
+void shared_read_new(source& in, const std::byte* at, std::uint64_t tag, std::shared_ptr<T>& p, bool weak_link) {
   using U = std::remove_cv_t<T>;
-  const std::byte* at = in.position();
-  std::uint64_t tag;
-  if (!read_tag(in, tag)) return;
-  if (tag == null_tag) return p.reset();
   if constexpr (std::is_polymorphic_v<U>) {
     if (tag == polymorphic_tag) {
+      object_table& table = in.objects();
       polymorphic_header h;
-      if (!read_polymorphic_header(in, h)) return;
+      if (!read_polymorphic_header(in, table, h)) return;
       if (h.type == nullptr) {
         if (skip_unknown_object(in, at, h.inside)) p.reset();
         return;
       }
-      const cast_path* path = cast_to<U>(in, at, h);
+      const cast_path* path = cast_to<U>(in, table, at, h);
       if (path == nullptr || !in.count_object(at) || !in.charge(at, 1, h.type->ops->object_size + shared_overhead))
         return;
       std::shared_ptr<void> owner = h.type->ops->create_shared();
       void* object = owner.get();
       p = std::shared_ptr<U>(owner, static_cast<U*>(path->apply(object)));
-      object_table::entry e = dynamic_identity(object, h.type, object_kind::shared);
-      e.owner = std::move(owner);
-      return read_new_object(in, at, std::move(e), weak_link, h.inside, true, [&] { h.type->ops->read(in, object); });
+      enter_dynamic(table, object, h.type, object_kind::shared).owner = std::move(owner);
+      return read_new_object(in, table, at, table.size() - 1, weak_link, h.inside, true,
+                             [&] { h.type->ops->read(in, object); });
     }
   }
   if (tag == new_object_tag) {
@@ -821,9 +825,8 @@ void shared_read(source& in, std::shared_ptr<T>& p, bool weak_link) {
         }
       } floor{table};
       p = new_shared_read<U>(in, [&](const std::shared_ptr<U>& object) {
-        object_table::entry e = static_identity<U>(in, object.get(), object_kind::shared);
-        e.owner = object;
-        index = table.add(std::move(e));
+        enter_static<U>(table, object.get(), object_kind::shared).owner = object;
+        index = table.size() - 1;
         if (weak_link) {
           floor.saved = table.raise_floor(index);
           floor.raised = true;
@@ -833,7 +836,21 @@ void shared_read(source& in, std::shared_ptr<T>& p, bool weak_link) {
       return;
     }
   }
-  if (tag < first_reference_tag) return in.fail_at(errc::invalid_value, at);
+  in.fail_at(errc::invalid_value, at);
+}
+
+/// shared_ptr (weak_link false) and weak_ptr (weak_link true): a new object is always a new
+/// allocation (an object being reused may be shared with owners outside the message). Inlined
+/// up to the new object: a null or a reference (most pointers of a tree: its leaves' children,
+/// its parent links) then costs no call.
+template <class T>
+BIFRONS_INLINE void shared_read(source& in, std::shared_ptr<T>& p, bool weak_link) {
+  using U = std::remove_cv_t<T>;
+  const std::byte* at = in.position();
+  std::uint64_t tag;
+  if (!read_reference_tag(in, tag)) return;
+  if (tag == null_tag) return p.reset();
+  if (tag < first_reference_tag) return shared_read_new(in, at, tag, p, weak_link);
   reference r;
   if (!resolve_reference<U>(in, at, tag, true, r)) return;
   if (r.entry == nullptr) return p.reset();
@@ -843,13 +860,36 @@ void shared_read(source& in, std::shared_ptr<T>& p, bool weak_link) {
   p = std::shared_ptr<U>(r.entry->owner, static_cast<U*>(r.address));
 }
 
+/// weak_ptr: as shared_read into a shared_ptr that the weak_ptr then takes (so it is empty after
+/// an error), but a reference goes into the weak_ptr without that shared_ptr.
+template <class T>
+BIFRONS_INLINE void weak_read(source& in, std::weak_ptr<T>& w) {
+  using U = std::remove_cv_t<T>;
+  const std::byte* at = in.position();
+  std::uint64_t tag;
+  if (!read_reference_tag(in, tag) || tag == null_tag) return w.reset();
+  if (tag < first_reference_tag) {
+    std::shared_ptr<T> p;
+    shared_read_new(in, at, tag, p, true);
+    w = std::move(p);
+    return;
+  }
+  reference r;
+  if (!resolve_reference<U>(in, at, tag, true, r) || r.entry == nullptr) return w.reset();
+  if (r.entry->kind != object_kind::shared) {
+    in.fail_at(errc::invalid_value, at);
+    return w.reset();
+  }
+  w = std::shared_ptr<T>(r.entry->owner, static_cast<U*>(r.address));
+}
+
 /// Non-owning pointers: null or a reference to any object of the type.
 template <class T>
 void observer_read(source& in, T*& p, bool nullable) {
   using U = std::remove_cv_t<T>;
   const std::byte* at = in.position();
   std::uint64_t tag;
-  if (!read_tag(in, tag)) return;
+  if (!read_reference_tag(in, tag)) return;
   if (tag == null_tag && nullable) {
     p = nullptr;
     return;
@@ -861,7 +901,7 @@ void observer_read(source& in, T*& p, bool nullable) {
     p = nullptr;
     return;
   }
-  if (r.entry->kind == object_kind::shared && r.entry->observed_at == nullptr) r.entry->observed_at = at;
+  if (r.entry->kind == object_kind::shared) in.objects().observe(*r.entry, at);
   p = static_cast<U*>(r.address);
 }
 
@@ -875,12 +915,7 @@ bool enter_by_value(source& in, T& v) {
       return true;
   }
   if (!in.count_object(in.position())) return false;
-  object_table::entry e;
-  e.address = &v;
-  e.type = type_key<T>;
-  e.kind = object_kind::by_value;
-  e.in_progress = false;
-  in.objects().add(std::move(e));
+  in.objects().add(&v, type_key<T>, object_kind::by_value, false).in_progress = false;
   return true;
 }
 

@@ -37,7 +37,7 @@ struct codec<std::unique_ptr<T>> {
   static constexpr std::size_t min_size = 1;
   static std::size_t size(const std::unique_ptr<T>& p) { return detail::unique_size<U, false>(p.get()); }
   static std::byte* write(std::byte* out, const std::unique_ptr<T>& p) { return detail::unique_write<U>(out, p.get()); }
-  static void read(detail::source& in, std::unique_ptr<T>& p) { detail::unique_read(in, p); }
+  BIFRONS_INLINE static void read(detail::source& in, std::unique_ptr<T>& p) { detail::unique_read(in, p); }
 };
 
 template <class T>
@@ -50,7 +50,7 @@ struct codec<std::shared_ptr<T>> {
   static std::byte* write(std::byte* out, const std::shared_ptr<T>& p) {
     return detail::replayed_write<U>(out, [&] { return p.get(); });
   }
-  static void read(detail::source& in, std::shared_ptr<T>& p) { detail::shared_read(in, p, false); }
+  BIFRONS_INLINE static void read(detail::source& in, std::shared_ptr<T>& p) { detail::shared_read(in, p, false); }
 };
 
 template <class T>
@@ -62,10 +62,6 @@ struct codec<std::weak_ptr<T>> {
   static std::byte* write(std::byte* out, const std::weak_ptr<T>& w) {
     return detail::replayed_write<U>(out, [&] { return w.lock(); });
   }
-  static void read(detail::source& in, std::weak_ptr<T>& w) {
-    std::shared_ptr<T> p;
-    detail::shared_read(in, p, true);
-    w = p;
-  }
+  BIFRONS_INLINE static void read(detail::source& in, std::weak_ptr<T>& w) { detail::weak_read(in, w); }
 };
 }  // namespace bifrons
