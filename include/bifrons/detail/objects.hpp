@@ -59,7 +59,10 @@ inline constexpr owned_ops owned_ops_for{[](void* slot, void* object) noexcept {
                                          },
                                          [](void* object) noexcept { delete static_cast<T*>(object); }};
 
-class object_table {
+// A template only so that its member functions are compiled where values with pointers are
+// reads, as registry.hpp's basic_registry.
+template <class = void>
+class basic_object_table {
  public:
   struct entry {
     void* address = nullptr;     // the complete object
@@ -83,10 +86,10 @@ class object_table {
     }
   };
 
-  object_table() = default;
-  object_table(const object_table&) = delete;
-  object_table& operator=(const object_table&) = delete;
-  ~object_table() { release(false); }
+  basic_object_table() = default;
+  basic_object_table(const basic_object_table&) = delete;
+  basic_object_table& operator=(const basic_object_table&) = delete;
+  ~basic_object_table() { release(false); }
 
   [[nodiscard]] std::size_t size() const noexcept { return entries_.size(); }
   /// The heap storage the table holds between values (for object_table_owner's spare).
@@ -328,6 +331,7 @@ class object_table {
   std::vector<std::pair<const std::type_info*, const registered_type*>> registered_;
   std::vector<std::pair<const void*, const void*>> virtual_bases_;
 };
+using object_table = basic_object_table<>;
 
 /// A thread's emptied object table, kept for its next read with pointers (object_table_owner).
 inline constexpr std::size_t kept_object_table_bytes = std::size_t{1} << 20;

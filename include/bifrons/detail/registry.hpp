@@ -111,8 +111,8 @@ inline std::string readable_name(const std::type_info& type) {
 }
 
 // A template only so that its member functions, and the std::map operations in them, are
-// compiled in the programs that use polymorphic pointers: as a plain class, every program that
-// includes the core paid for them (0.09 s of the front end's time for each source file).
+// compiled in the programs that use polymorphic pointers: as a plain class, every source file
+// that includes the core paid for them (docs/design.md).
 template <class = void>
 class basic_registry {
  public:

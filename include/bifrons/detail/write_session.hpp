@@ -29,7 +29,10 @@
 
 namespace bifrons::detail {
 
-class write_session {
+// A template only so that its member functions are compiled where values with pointers are
+// writes, as registry.hpp's basic_registry.
+template <class = void>
+class basic_write_session {
  public:
   /// The address of the current frame (not of a local: AddressSanitizer may move locals to a
   /// heap-allocated fake stack); 0 where the compiler cannot tell, and then only depth counts.
@@ -61,9 +64,9 @@ class write_session {
   enum class pass : std::uint8_t { size, write };
 
   /// Sessions are recycled (session_scope): begin() starts each value afresh.
-  write_session() = default;
-  write_session(const write_session&) = delete;
-  write_session& operator=(const write_session&) = delete;
+  basic_write_session() = default;
+  basic_write_session(const basic_write_session&) = delete;
+  basic_write_session& operator=(const basic_write_session&) = delete;
 
   /// Starts a value, keeping the storage of the tables from the last. Whether objects that only
   /// unique owners hold take ids in the table: only where something of the value can refer to
@@ -321,6 +324,7 @@ class write_session {
   bool track_unique_ = false;
   std::uintptr_t stack_base_ = 0;
 };
+using write_session = basic_write_session<>;
 
 BIFRONS_VISIBLE inline thread_local write_session* current_write_session = nullptr;
 
