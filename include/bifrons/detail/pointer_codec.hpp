@@ -161,7 +161,7 @@ inline constexpr bool needs_write_session = may_hold_pointers<T>();
 
 /// The encoding of an object that a pointer introduces (tag 1): one level deeper.
 template <class T>
-std::size_t pointee_size(write_session& s, const T& object) {
+BIFRONS_INLINE std::size_t pointee_size(write_session& s, const T& object) {
   if (!s.enter()) return 0;
   const std::size_t n = codec<T>::size(object);
   s.leave();
