@@ -156,9 +156,12 @@ class basic_object_table {
   /// Forgets the objects since `mark`, as if they had not been read: a struct that is read a
   /// second time (struct_codec's reset of a reused object) assigns their ids again. Objects
   /// allocated for owning raw pointers are deleted and their pointers set to null.
-  void rollback(std::size_t mark) {
+  void rollback(std::size_t mark, std::size_t name_mark) {
     free_owned_since(mark);
     entries_.truncate(mark);
+    // The type names that tag 2 defined after the mark go too: read again, the same bytes define
+    // them again, at the same indexes.
+    if (names_.size() > name_mark) names_.resize(name_mark);
   }
 
   /// Where a non-owning pointer names a shared object that only the table owns, or nullptr: the

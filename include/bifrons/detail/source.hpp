@@ -267,6 +267,8 @@ class source {
     return *objects_;
   }
   [[nodiscard]] std::size_t object_count() const noexcept { return objects_ ? objects_->size() : 0; }
+  /// The number of type names tag 2 has defined so far in the value.
+  [[nodiscard]] std::size_t type_name_count() const noexcept { return objects_ ? objects_->name_count() : 0; }
   /// Whether objects that only owning pointers hold (unique_ptr) go into the table: only where
   /// something of the value can refer to them (may_hold_identity of the value's type).
   [[nodiscard]] bool tracks_objects() const noexcept { return track_objects_; }

@@ -139,6 +139,14 @@ class open_envelope {
   bool entered_ = false;
 };
 
+/// Where a struct's fields start in the object table: the objects and the type names (tag 2) read
+/// before them. A struct read again from defaults rolls both back, so that the second pass reads
+/// the same bytes as the first did.
+struct object_mark {
+  std::size_t objects = 0;
+  std::size_t names = 0;
+};
+
 template <class T>
 struct struct_codec {
   static constexpr bool versioned = has_class_version<T>;
@@ -326,8 +334,8 @@ struct struct_codec {
       }
       const std::byte* fields = in.position();
       const std::size_t budget = in.budget_left();
-      std::size_t objects = 0;
-      if constexpr (may_hold_pointers<T>()) objects = in.object_count();
+      object_mark objects{};
+      if constexpr (may_hold_pointers<T>()) objects = {in.object_count(), in.type_name_count()};
 
       input_archive ar(in);
       if constexpr (reflected<T>) {
@@ -382,7 +390,7 @@ struct struct_codec {
   /// the error it recorded stands. (A guard that copied back from its destructor kept the cursor
   /// in memory again.)
   BIFRONS_INLINE static void reread_from_defaults(source& in, T& v, const std::byte* fields, std::size_t budget,
-                                                  std::size_t objects, std::size_t bases, std::uint32_t version,
+                                                  object_mark objects, std::size_t bases, std::uint32_t version,
                                                   const std::byte* start) {
     source copy = in;
 #if BIFRONS_HAS_EXCEPTIONS
@@ -398,7 +406,7 @@ struct struct_codec {
 
 #if BIFRONS_HAS_EXCEPTIONS
   BIFRONS_COLD static std::exception_ptr reread_catching(source& in, T& v, const std::byte* fields, std::size_t budget,
-                                                         std::size_t objects, std::size_t bases, std::uint32_t version,
+                                                         object_mark objects, std::size_t bases, std::uint32_t version,
                                                          const std::byte* start) noexcept {
     try {
       reread_on(in, v, fields, budget, objects, bases, version, start);
@@ -412,11 +420,12 @@ struct struct_codec {
   // Out of line so that the common path has one copy of load_fields, which can then be inlined.
   // `start` is the struct's first byte, where an exception from its hook is reported.
   BIFRONS_COLD static void reread_on(source& in, T& v, const std::byte* fields, std::size_t budget,
-                                     [[maybe_unused]] std::size_t objects, [[maybe_unused]] std::size_t bases,
+                                     [[maybe_unused]] object_mark objects, [[maybe_unused]] std::size_t bases,
                                      std::uint32_t version, [[maybe_unused]] const std::byte* start) {
     // The objects the first pass read are read again, with the same ids.
     if constexpr (may_hold_pointers<T>()) {
-      if (in.object_count() > objects) in.objects().rollback(objects);
+      if (in.object_count() > objects.objects || in.type_name_count() > objects.names)
+        in.objects().rollback(objects.objects, objects.names);
     }
     if constexpr (may_have_virtual_bases<T>) in.forget_virtual_bases(bases);
     v = access::make<T>();
@@ -447,7 +456,7 @@ struct struct_codec {
   /// to read again instead (source::base_missing).
   template <bool Complete>
   static void read_with_hook(source& in, input_archive& ar, T& v, std::uint32_t version, const std::byte* fields,
-                             std::size_t budget, std::size_t objects, const std::byte* start,
+                             std::size_t budget, object_mark objects, const std::byte* start,
                              const std::byte* body_end) {
     const std::size_t depth = in.depth_left();
     // Only failures of the fields are retried (not one of the version before them).
