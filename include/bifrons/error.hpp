@@ -41,7 +41,7 @@ enum class errc : std::uint8_t {
   unwritten_pointee = 18,     ///< write: a non-owning pointer to an object not written before it in the message
   ownership_conflict = 19,    ///< write: an object owned twice, or by owners of different kinds
   ownership_cycle = 20,       ///< write: owning pointers form a cycle (it would leak): make one link a weak_ptr
-  object_limit_exceeded = 21, ///< more objects than read_options::max_objects
+  object_limit_exceeded = 21, ///< more objects than read_options::max_objects (write: than 2^32 - 1)
   unknown_type = 22,          ///< a polymorphic type name not registered here, or a reference to a skipped object
   unregistered_type = 23,     ///< write: a polymorphic object's type is unregistered or unrelated to the pointer
   not_bifrons = 24,           ///< a framed read: no frame magic, or a format version this library does not know

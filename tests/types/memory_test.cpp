@@ -636,6 +636,32 @@ TEST(ValueAfterValue, ReferencesCannotReachTheObjectsOfAnEarlierValue) {
   EXPECT_NE(again[0], again[1]);
 }
 
+TEST(ValueAfterValue, TheObjectsOfAnEarlierValueAreNewInTheNext) {
+  // The session keeps its hash index for the next value (write_session.hpp): the objects of
+  // one value must not be found in the next, at any size of the index. Each value holds every
+  // object twice, so that the index is built and searched; the next value writes some of the
+  // same objects, which must be new objects there (tag 1), with ids from 1.
+  using V = std::vector<std::shared_ptr<std::int32_t>>;
+  for (const std::size_t n : {std::size_t{3}, std::size_t{40}, std::size_t{700}, std::size_t{5}}) {
+    V objects;
+    for (std::size_t i = 0; i < n; ++i) objects.push_back(std::make_shared<std::int32_t>(static_cast<std::int32_t>(i)));
+    V first = objects;
+    first.insert(first.end(), objects.begin(), objects.end());
+    (void)bifrons::to_bytes(first);
+    // The last two objects of the first value, each twice.
+    const V next{objects[n - 1], objects[n - 2], objects[n - 1], objects[n - 2]};
+    const V back = round_trip(next);
+    ASSERT_EQ(back.size(), 4u);
+    EXPECT_EQ(back[0], back[2]);
+    EXPECT_EQ(back[1], back[3]);
+    EXPECT_NE(back[0], back[1]);
+    const auto last = static_cast<std::int64_t>(n - 1);
+    const bytes expected = cat({B({0x04, 0x01}), varint_bytes(ref_zigzag(last)), B({0x01}),
+                                varint_bytes(ref_zigzag(last - 1)), B({0x03, 0x04})});
+    EXPECT_EQ(hex(bifrons::to_bytes(next)), hex(expected)) << "after a value of " << 2 * n << " pointers";
+  }
+}
+
 /// Writes, inside its own encoding, the bytes of another value with pointers: a write session
 /// inside a write session.
 struct Nests {

@@ -263,14 +263,9 @@ inline std::byte* write_polymorphic(std::byte* out, const void* object) {
   return s.named(index)->ops->write(out, object);
 }
 
-/// unique_ptr (OwnerCheck false) and owning raw pointers (true): the size pass gives the object
-/// its id where something of the value can refer to it (a value of unique_ptrs alone never refers
-/// back). An owning raw pointer to an object the message already holds is refused
-/// (ownership_conflict); two unique_ptrs cannot own one object in a valid program, so theirs
-/// are not looked up (a value of unique_ptrs never builds the hash index).
+/// unique_size for a pointer that is not null.
 template <class T, bool OwnerCheck>
-std::size_t unique_size(const T* p) {
-  if (p == nullptr) return 1;
+std::size_t unique_object_size(const T* p) {
   write_session& s = session();
   // Not tracked: the value holds no pointer that refers back, nor polymorphic objects whose
   // headers count ids (either makes may_hold_identity true).
@@ -292,9 +287,20 @@ std::size_t unique_size(const T* p) {
   s.at(index).in_progress = false;
   return n;
 }
+/// unique_ptr (OwnerCheck false) and owning raw pointers (true): the size pass gives the object
+/// its id where something of the value can refer to it (a value of unique_ptrs alone never refers
+/// back). An owning raw pointer to an object the message already holds is refused
+/// (ownership_conflict); two unique_ptrs cannot own one object in a valid program, so theirs
+/// are not looked up (a value of unique_ptrs never builds the hash index).
+/// A null pointer is sized and written inline: a tree has about as many null pointers (at its
+/// leaves) as objects, and the call cost each of them a function's entry and exit.
+template <class T, bool OwnerCheck>
+BIFRONS_INLINE std::size_t unique_size(const T* p) {
+  return p == nullptr ? 1 : unique_object_size<T, OwnerCheck>(p);
+}
+/// unique_write for a pointer that is not null.
 template <class T>
-std::byte* unique_write(std::byte* out, const T* p) {
-  if (p == nullptr) return write_varint(out, null_tag);
+std::byte* unique_object_write(std::byte* out, const T* p) {
   if constexpr (std::is_polymorphic_v<T>) {
     // The size pass recorded 1 or 2 for every polymorphic object.
     if (session().replay() == polymorphic_tag) return write_polymorphic(out, dynamic_cast<const void*>(p));
@@ -305,15 +311,15 @@ std::byte* unique_write(std::byte* out, const T* p) {
     return codec<T>::write(write_varint(out, new_object_tag), *p);
 }
 
-/// shared_ptr (weak_link false) and the object a weak_ptr locks (weak_link true); T is the
-/// pointee without const.
+template <class T>
+BIFRONS_INLINE std::byte* unique_write(std::byte* out, const T* p) {
+  return p == nullptr ? write_varint(out, null_tag) : unique_object_write(out, p);
+}
+
+/// shared_size for a pointer that is not null.
 template <class T, class Pointee>
-std::size_t shared_size(const std::shared_ptr<Pointee>& p, bool weak_link) {
+std::size_t shared_object_size(const std::shared_ptr<Pointee>& p, bool weak_link) {
   write_session& s = session();
-  if (!p) {
-    s.record(null_tag);
-    return 1;
-  }
   pointee o;
   if (!identify<T>(s, p.get(), o)) {
     s.record(null_tag);
@@ -333,8 +339,7 @@ std::size_t shared_size(const std::shared_ptr<Pointee>& p, bool weak_link) {
     s.record(tag);
     return varint_size(tag);
   }
-  const std::size_t index = s.introduce(o.address, o.key, object_kind::shared);
-  s.at(index).owner = p;
+  const std::size_t index = s.introduce(o.address, o.key, object_kind::shared, p);
   s.at(index).owned = !weak_link;
   if (o.dynamic == nullptr) s.record(new_object_tag);
   const std::uint64_t floor = weak_link ? s.raise_floor(s.at(index).id) : 0;
@@ -344,14 +349,20 @@ std::size_t shared_size(const std::shared_ptr<Pointee>& p, bool weak_link) {
   return n;
 }
 
-/// Non-owning pointers: a reference to an object written before, never a new object.
+/// shared_ptr (weak_link false) and the object a weak_ptr locks (weak_link true); T is the
+/// pointee without const. A null pointer is sized inline: a tree has about as many null
+/// pointers (at its leaves) as objects, and the call cost them 17 instructions each.
+template <class T, class Pointee>
+BIFRONS_INLINE std::size_t shared_size(const std::shared_ptr<Pointee>& p, bool weak_link) {
+  if (p) return shared_object_size<T>(p, weak_link);
+  session().record(null_tag);
+  return 1;
+}
+
+/// observer_size for a pointer that is not null.
 template <class T>
-std::size_t observer_size(const T* p) {
+std::size_t observer_object_size(const T* p) {
   write_session& s = session();
-  if (p == nullptr) {
-    s.record(null_tag);
-    return 1;
-  }
   pointee o;
   write_session::object* found = identify(s, p, o) ? s.find(o.address, o.key) : nullptr;
   if (found == nullptr) {
@@ -367,15 +378,18 @@ std::size_t observer_size(const T* p) {
   return varint_size(tag);
 }
 
-/// shared, weak and observer pointers: the tag the size pass decided, then a new object's
-/// encoding. `pointee()` gives the object (a T* or a shared_ptr that keeps it alive while it is
-/// written) and is called only for a new object: a weak_ptr's lock() is an atomic
-/// compare-and-swap even in a single-threaded program, and most weak_ptrs of a message (parent
-/// links) are references.
+/// Non-owning pointers: a reference to an object written before, never a new object. Null
+/// inline, as shared_size.
+template <class T>
+BIFRONS_INLINE std::size_t observer_size(const T* p) {
+  if (p != nullptr) return observer_object_size(p);
+  session().record(null_tag);
+  return 1;
+}
+
+/// replayed_write for a new object (tag 1 or 2).
 template <class T, class Pointee>
-std::byte* replayed_write(std::byte* out, const Pointee& pointee) {
-  const std::uint64_t tag = session().replay();
-  if (tag != new_object_tag && tag != polymorphic_tag) return write_varint(out, tag);
+std::byte* replayed_write_object(std::byte* out, std::uint64_t tag, const Pointee& pointee) {
   const auto& p = pointee();
   if constexpr (std::is_polymorphic_v<T>) {
     if (tag == polymorphic_tag) return write_polymorphic(out, dynamic_cast<const void*>(std::to_address(p)));
@@ -385,6 +399,19 @@ std::byte* replayed_write(std::byte* out, const Pointee& pointee) {
     return out;  // tag 1 is never decided for an abstract T
   else
     return codec<T>::write(out, *p);
+}
+
+/// shared, weak and observer pointers: the tag the size pass decided, then a new object's
+/// encoding. `pointee()` gives the object (a T* or a shared_ptr that keeps it alive while it is
+/// written) and is called only for a new object: a weak_ptr's lock() is an atomic
+/// compare-and-swap even in a single-threaded program, and most weak_ptrs of a message (parent
+/// links) are references. Null pointers and references are written inline, a new object by a
+/// call (it recurses).
+template <class T, class Pointee>
+BIFRONS_INLINE std::byte* replayed_write(std::byte* out, const Pointee& pointee) {
+  const std::uint64_t tag = session().replay();
+  if (tag != new_object_tag && tag != polymorphic_tag) return write_varint(out, tag);
+  return replayed_write_object<T>(out, tag, pointee);
 }
 
 /// A by-value object of a type with enable_identity takes an id (size pass only: it writes no

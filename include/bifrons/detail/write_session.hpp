@@ -13,6 +13,7 @@
 // pointers (needs_write_session in pointer_codec.hpp), and restore the previous one after: a
 // user hook may call to_bytes for a nested value of its own.
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -54,6 +55,8 @@ class basic_write_session {
   static constexpr std::size_t max_stack = std::size_t{512} << 10;
 
   struct object {
+    const void* address;  // the key: the complete object and its identity (pointee in pointer_codec.hpp)
+    const void* type;
     std::uint64_t id;
     object_kind kind;
     bool in_progress = true;
@@ -74,9 +77,10 @@ class basic_write_session {
   /// from `stack_base`, the caller's frame.
   void begin(bool track_unique, std::uintptr_t stack_base) noexcept {
     objects_.clear();
-    slots_.clear();
-    unindexed_.clear();
-    tags_.clear();
+    indexed_ = false;
+    if (++epoch_ == 0) [[unlikely]]
+      forget_slots();
+    tag_count_ = 0;
     observed_unowned_.clear();
     dynamic_types_.clear();
     hints_ = {};
@@ -95,7 +99,7 @@ class basic_write_session {
   }
   /// The heap storage the session holds between values.
   [[nodiscard]] std::size_t retained_bytes() const noexcept {
-    return objects_.capacity() * sizeof(object) + (slots_.capacity() + unindexed_.capacity()) * sizeof(slot) +
+    return objects_.capacity() * sizeof(object) + slots_.capacity() * sizeof(slot) +
            tags_.capacity() * sizeof(std::uint64_t);
   }
   [[nodiscard]] bool tracks_unique() const noexcept { return track_unique_; }
@@ -111,24 +115,28 @@ class basic_write_session {
   /// so that values whose pointers never refer back (trees of unique_ptrs) never hash.
   [[nodiscard]] object* find(const void* address, const void* type) {
     if (objects_.empty()) return nullptr;
-    if (slots_.empty()) [[unlikely]]
+    if (!indexed_) [[unlikely]]
       build_index();
     for (std::size_t i = slot_of(address, type);; i = (i + 1) & (slots_.size() - 1)) {
-      const slot& sl = slots_[i];
-      if (sl.address == nullptr) return nullptr;
-      if (sl.address == address && sl.type == type) return &objects_[sl.index];
+      const slot sl = slots_[i];
+      if (sl.epoch != epoch_) return nullptr;
+      object& o = objects_[sl.index];
+      if (o.address == address && o.type == type) return &o;
     }
   }
   /// Size pass: gives the object at (address, type) the next id and returns its index for at().
   /// The caller checked find() where the object could be there already.
-  std::size_t introduce(const void* address, const void* type, object_kind kind) {
+  /// A shared object's owner (a shared_ptr to it) comes along, to tell an aliasing shared_ptr apart.
+  template <class... Owner>
+  std::size_t introduce(const void* address, const void* type, object_kind kind, const Owner&... owner) {
+    static_assert(sizeof...(Owner) <= 1);
     const std::size_t index = objects_.size();
-    objects_.push_back(object{next_id_++, kind, true, false, {}});
-    if (slots_.empty()) {
-      unindexed_.push_back({address, type, index});  // until the first search
-    } else {
-      if (2 * objects_.size() > slots_.size()) grow();
-      place({address, type, index});
+    objects_.emplace_back(address, type, next_id_++, kind, true, false, owner...);
+    if (indexed_) {  // else at the first search
+      if (2 * objects_.size() > slots_.size()) [[unlikely]]
+        grow();
+      else
+        place(address, type, index);
     }
     return index;
   }
@@ -166,13 +174,19 @@ class basic_write_session {
   void leave() noexcept { --depth_; }
 
   /// Size pass: records the tag decided for the next pointer. Write pass: returns it.
-  void record(std::uint64_t tag) { tags_.push_back(tag); }
-  [[nodiscard]] std::uint64_t replay() noexcept { return next_ < tags_.size() ? tags_[next_++] : 0; }
+  /// (tags_ is a buffer that only grows, so that no call to push_back is left out of line: GCC
+  /// at -O3 kept it out of line in the shared-tree size pass, 4.7k instructions per tree.)
+  BIFRONS_INLINE void record(std::uint64_t tag) {
+    if (tag_count_ == tags_.size()) [[unlikely]]
+      grow_tags();
+    tags_[tag_count_++] = tag;
+  }
+  [[nodiscard]] std::uint64_t replay() noexcept { return next_ < tag_count_ ? tags_[next_++] : 0; }
   /// Size pass: a place for a number that is known only after what follows it is sized (the
   /// count of objects inside a polymorphic object), to fill in with set_recorded.
   std::size_t record_later() {
-    tags_.push_back(0);
-    return tags_.size() - 1;
+    record(0);
+    return tag_count_ - 1;
   }
   void set_recorded(std::size_t at, std::uint64_t value) noexcept { tags_[at] = value; }
 
@@ -272,47 +286,74 @@ class basic_write_session {
     return static_cast<std::size_t>(now < stack_base_ ? stack_base_ - now : now - stack_base_);
   }
 
-  // An open-addressing table (linear probing, at most half full) of the objects' keys and indices
-  // into objects_: node-based std::unordered_map cost an allocation per object, several times
-  // the rest of a shared_ptr's write.
+  // An open-addressing table (linear probing, at most half full) of indices into objects_,
+  // which holds the keys: node-based std::unordered_map cost an allocation per object, several
+  // times the rest of a shared_ptr's write, and keys in the slots a second push per object in
+  // values that never search. The table outlives the value (session_scope keeps the session):
+  // a slot is empty unless it holds the current epoch, so that begin() empties it without
+  // touching it, and the next value of the same shape neither clears nor grows it (rebuilding
+  // it from 64 slots cost a shared tree of 1,023 objects five allocations and about 120
+  // instructions per object).
   struct slot {
-    const void* address = nullptr;  // null: empty
-    const void* type = nullptr;
-    std::size_t index = 0;
+    std::uint32_t index = 0;
+    std::uint32_t epoch = 0;  // 0: empty in every epoch (epoch_ starts at 1)
   };
+  /// The most objects a message may hold: a slot's index is 32 bits (a reader's default
+  /// read_options::max_objects is far below). Checked where the table is built or grows, which
+  /// it does before it holds an index that does not fit; until a search, no index is used.
+  static constexpr std::size_t max_objects = 0xFFFF'FFFFu;
+  void check_object_count() noexcept {
+    if (objects_.size() > max_objects) fail(errc::object_limit_exceeded);
+  }
   [[nodiscard]] std::size_t slot_of(const void* address, const void* type) const noexcept {
     const auto k = (reinterpret_cast<std::uintptr_t>(address) ^ (reinterpret_cast<std::uintptr_t>(type) >> 3)) >> 3;
     return static_cast<std::size_t>((static_cast<std::uint64_t>(k) * 0x9E3779B97F4A7C15u) >> 32) & (slots_.size() - 1);
   }
-  void place(const slot& s) noexcept {
-    std::size_t i = slot_of(s.address, s.type);
-    while (slots_[i].address != nullptr) i = (i + 1) & (slots_.size() - 1);
-    slots_[i] = s;
+  void place(const void* address, const void* type, std::size_t index) noexcept {
+    std::size_t i = slot_of(address, type);
+    while (slots_[i].epoch == epoch_) i = (i + 1) & (slots_.size() - 1);
+    slots_[i] = {static_cast<std::uint32_t>(index), epoch_};
+  }
+  void place_all() noexcept {
+    for (std::size_t k = 0; k < objects_.size(); ++k) place(objects_[k].address, objects_[k].type, k);
   }
   /// The first search indexes every object so far; introduce() keeps the index current after.
   BIFRONS_COLD void build_index() {
+    check_object_count();
     std::size_t n = 64;
     while (2 * (objects_.size() + 1) > n) n *= 2;
-    slots_.assign(n, slot{});
-    for (const slot& s : unindexed_) place(s);
-    unindexed_ = {};
+    if (slots_.size() < n) {
+      slots_.clear();
+      slots_.resize(n);
+    }
+    place_all();
+    indexed_ = true;
   }
-  void grow() {
-    std::vector<slot> old(2 * slots_.size());
-    old.swap(slots_);
-    for (const slot& s : old)
-      if (s.address != nullptr) place(s);
+  BIFRONS_COLD void grow() {
+    check_object_count();
+    const std::size_t n = 2 * slots_.size();
+    slots_.clear();
+    slots_.resize(n);
+    place_all();
+  }
+  BIFRONS_COLD void grow_tags() { tags_.resize(std::max<std::size_t>(64, 2 * tags_.size())); }
+  /// After 2^32 values the epochs come round: every slot is emptied once.
+  BIFRONS_COLD void forget_slots() noexcept {
+    for (slot& s : slots_) s = slot{};
+    epoch_ = 1;
   }
 
   std::vector<object> objects_;
   std::vector<slot> slots_;
-  std::vector<slot> unindexed_;
-  std::vector<std::uint64_t> tags_;
+  std::vector<std::uint64_t> tags_;  // the first tag_count_ are this value's
+  std::size_t tag_count_ = 0;
   std::vector<std::size_t> observed_unowned_;
   std::vector<dynamic_type> dynamic_types_;
   std::array<std::uint8_t, 16> hints_{};
   std::vector<const registered_type*> names_;
   std::vector<std::pair<const void*, const void*>> virtual_bases_;
+  std::uint32_t epoch_ = 0;  // begin() starts the first value at 1
+  bool indexed_ = false;     // slots_ holds the objects so far (built at the first search)
   std::size_t next_ = 0;
   std::size_t next_name_ = 0;
   std::size_t polymorphic_depth_ = 0;
