@@ -179,7 +179,7 @@ struct pointee {
 /// The complete object of *p and its identity, or false (and the error) when it cannot be
 /// written: a dynamic type that is not registered, or not as derived from T.
 template <class T>
-bool identify(write_session& s, const T* p, pointee& out) {
+BIFRONS_INLINE bool identify(write_session& s, const T* p, pointee& out) {
   if constexpr (!std::is_polymorphic_v<T>) {
     out = {p, type_key<T>, nullptr, 0};
     return true;
@@ -216,10 +216,14 @@ std::size_t new_object_size(write_session& s, const T& object, const pointee& o)
   const bool outermost = s.enter_polymorphic();
   const std::size_t first_name = s.name_count();
   const std::uint64_t index = s.type_index(o.dynamic_index);
-  s.record(polymorphic_tag);
-  const std::size_t names_at = s.record_later();
-  s.record(index);
-  const std::size_t count_at = s.record_later();
+  // Four tags: 2, the number of names listed (set below), the type index, the count of objects
+  // inside (set below).
+  const std::size_t first = s.record_later(4);
+  const std::size_t names_at = first + 1;
+  const std::size_t count_at = first + 3;
+  s.set_recorded(first, polymorphic_tag);
+  s.set_recorded(names_at, 0);
+  s.set_recorded(first + 2, index);
   const std::uint64_t first_inside = s.next_id();
   std::size_t body = 0;
   if (s.enter()) {

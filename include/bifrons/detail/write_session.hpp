@@ -182,11 +182,13 @@ class basic_write_session {
     tags_[tag_count_++] = tag;
   }
   [[nodiscard]] std::uint64_t replay() noexcept { return next_ < tag_count_ ? tags_[next_++] : 0; }
-  /// Size pass: a place for a number that is known only after what follows it is sized (the
-  /// count of objects inside a polymorphic object), to fill in with set_recorded.
-  std::size_t record_later() {
-    record(0);
-    return tag_count_ - 1;
+  /// Size pass: places for `n` numbers, some known only after what follows them is sized (the
+  /// count of objects inside a polymorphic object), each to set with set_recorded (they hold
+  /// what an earlier value left there); the index of the first.
+  std::size_t record_later(std::size_t n) {
+    while (tag_count_ + n > tags_.size()) grow_tags();
+    tag_count_ += n;
+    return tag_count_ - n;
   }
   void set_recorded(std::size_t at, std::uint64_t value) noexcept { tags_[at] = value; }
 
