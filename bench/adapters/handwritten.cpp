@@ -1,20 +1,16 @@
 // handwritten: what a careful programmer would write by hand for the Account
-// model and the unique_ptr tree alone, as a floor for the libraries' costs.
-// Fixed little-endian layout, no envelopes, no varints, no evolution:
+// model alone, as a floor for the libraries' costs. Fixed little-endian
+// layout, no envelopes, no varints, no evolution:
 //
 //   account  = id:i32 name_length:u32 name:bytes currency:10 bytes amount:f64
 //              order_count:u32 order*
 //   order    = id:i32 symbol:10 bytes side:u8 type:u8 price:f64 volume:f64
-//   tree     = 0 | 1 value:i32 left:tree right:tree   (preorder)
 //
 // Decoding checks every length against the bytes left and throws on
-// truncation, on trailing bytes and on enum values out of range. A tree's
-// decode allocates every node with new, as any reader of a unique_ptr tree
-// must: what it takes is the floor under every library's tree decode.
+// truncation, on trailing bytes and on enum values out of range.
 #include <bit>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,7 +23,6 @@ using bench::model::Account;
 using bench::model::Order;
 using bench::model::OrderSide;
 using bench::model::OrderType;
-using bench::model::UniqueNode;
 
 constexpr std::size_t order_size = 4 + sizeof Order::symbol + 1 + 1 + 8 + 8;
 
@@ -80,39 +75,6 @@ std::byte* write(const Account& a, std::byte* p) {
     p = put_f64(p, o.price);
     p = put_f64(p, o.volume);
   }
-  return p;
-}
-
-std::size_t encoded_size(const UniqueNode* n) {
-  return n == nullptr ? 1 : 1 + 4 + encoded_size(n->left.get()) + encoded_size(n->right.get());
-}
-
-std::byte* write(const UniqueNode* n, std::byte* p) {
-  if (n == nullptr) {
-    *p = std::byte{0};
-    return p + 1;
-  }
-  *p = std::byte{1};
-  p = put_u32(p + 1, static_cast<std::uint32_t>(n->value));
-  return write(n->right.get(), write(n->left.get(), p));
-}
-
-// Deeper than any tree of the benchmark; a bound, so that no input recurses without end.
-constexpr int max_tree_depth = 64;
-
-const std::byte* read(const std::byte* p, const std::byte* end, std::unique_ptr<UniqueNode>& out, int depth) {
-  if (p == end) fail("truncated input");
-  if (*p == std::byte{0}) {
-    out.reset();
-    return p + 1;
-  }
-  if (*p != std::byte{1}) fail("bad node tag");
-  if (end - p < 5) fail("truncated input");
-  if (depth == max_tree_depth) fail("tree too deep");
-  auto node = std::make_unique<UniqueNode>();
-  node->value = static_cast<std::int32_t>(get_u32(p + 1));
-  p = read(read(p + 5, end, node->left, depth + 1), end, node->right, depth + 1);
-  out = std::move(node);
   return p;
 }
 
@@ -173,28 +135,7 @@ struct handwritten_adapter {
     }
   }
 
-  bench::bytes_view encode(const std::unique_ptr<UniqueNode>& tree) {
-    const std::size_t size = encoded_size(tree.get());
-    if (buffer.size() < size) buffer.resize(size);
-    write(tree.get(), buffer.data());
-    return {buffer.data(), size};
-  }
-
-  std::size_t encode_into(const std::unique_ptr<UniqueNode>& tree, std::span<std::byte> out) {
-    const std::size_t size = encoded_size(tree.get());
-    if (out.size() < size) fail("buffer too small");
-    write(tree.get(), out.data());
-    return size;
-  }
-
-  void decode(bench::bytes_view in, std::unique_ptr<UniqueNode>& tree) {
-    const std::byte* const end = in.data() + in.size();
-    if (read(in.data(), end, tree, 0) != end) fail("trailing bytes");
-  }
-
-  static std::string_view unsupported_reason(std::string_view) {
-    return "baseline for the Account model and the unique_ptr tree only";
-  }
+  static std::string_view unsupported_reason(std::string_view) { return "baseline for the Account model only"; }
 };
 
 }  // namespace
