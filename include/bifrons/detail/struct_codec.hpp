@@ -332,8 +332,13 @@ struct struct_codec {
       if constexpr (refuses_newer_versions<T>) {
         if (version > class_version<T>()) return in.fail_at(errc::newer_version, start);
       }
+      const std::byte* fields = in.position();
+      const std::size_t budget = in.budget_left();
+      object_mark objects{};
+      if constexpr (may_hold_pointers<T>()) objects = {in.object_count(), in.type_name_count()};
+
+      input_archive ar(in);
       if constexpr (reflected<T>) {
-        input_archive ar(in);
 #if BIFRONS_ERROR_PATHS
         ar.names_ = member_names<T>.data();
 #endif
@@ -347,13 +352,6 @@ struct struct_codec {
             reset_missing_fields(v, ar.first_missing());
         }
       } else {
-        // Where a hook's class may be read again from defaults (reread_on): the fields' start,
-        // the budget and the objects and type names so far.
-        const std::byte* fields = in.position();
-        const std::size_t budget = in.budget_left();
-        object_mark objects{};
-        if constexpr (may_hold_pointers<T>()) objects = {in.object_count(), in.type_name_count()};
-        input_archive ar(in);
         read_with_hook<Complete>(in, ar, v, version, fields, budget, objects, start, body_end);
       }
       in.widen(body_end, saved);
