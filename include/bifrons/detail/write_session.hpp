@@ -31,7 +31,7 @@
 namespace bifrons::detail {
 
 // A template only so that its member functions are compiled where values with pointers are
-// writes, as registry.hpp's basic_registry.
+// written, as registry.hpp's basic_registry.
 template <class = void>
 class basic_write_session {
  public:
