@@ -649,7 +649,7 @@ std::size_t to_bytes(const T& value, std::span<std::byte> buffer) {
 /// must be movable.
 template <class T, detail::byte_input Bytes>
   requires detail::default_created<T>
-[[nodiscard]] T from_bytes(const Bytes& bytes, const read_options& options = {}) {
+[[nodiscard]] T from_bytes(const Bytes& bytes, const read_options& options = detail::default_read_options) {
   T value{};
   if (detail::read_whole_input(detail::input_bytes(bytes), value, options)) return value;
   const auto status =
@@ -662,7 +662,7 @@ template <class T, detail::byte_input Bytes>
 }
 template <class T, detail::byte_input Bytes>
   requires(!detail::default_created<T>)
-[[nodiscard]] T from_bytes(const Bytes& bytes, const read_options& options = {}) {
+[[nodiscard]] T from_bytes(const Bytes& bytes, const read_options& options = detail::default_read_options) {
   detail::new_object<T> made;
   const auto status =
       options.canonical_only
@@ -676,7 +676,7 @@ template <class T, detail::byte_input Bytes>
 /// Reads into an existing object, reusing its storage. The result equals from_bytes<T>(bytes).
 /// Throws as from_bytes<T>. Exception safety: basic: on failure out is valid but unspecified.
 template <class T, detail::byte_input Bytes>
-void from_bytes(const Bytes& bytes, T& out, const read_options& options = {}) {
+void from_bytes(const Bytes& bytes, T& out, const read_options& options = detail::default_read_options) {
   if (detail::read_whole_input(detail::input_bytes(bytes), out, options)) return;
   const auto status =
       options.canonical_only
@@ -690,7 +690,7 @@ void from_bytes(const Bytes& bytes, T& out, const read_options& options = {}) {
 /// An exception from a user hook becomes errc::user_error at the struct whose hook threw, with
 /// its message in result::message(); std::bad_alloc becomes errc::out_of_memory.
 template <class T, detail::byte_input Bytes>
-[[nodiscard]] result<T> try_from_bytes(const Bytes& bytes, const read_options& options = {}) noexcept {
+[[nodiscard]] result<T> try_from_bytes(const Bytes& bytes, const read_options& options = detail::default_read_options) noexcept {
   using detail::object_state;
   const auto in = detail::input_bytes(bytes);
   if constexpr (detail::default_created<T> && !detail::may_hold_pointers<T>() && !BIFRONS_ERROR_PATHS) {

@@ -50,4 +50,10 @@ struct read_options {
   bool canonical_only = false;
 };
 
+namespace detail {
+/// The options of a read that is given none. A default argument of `{}` built the 48-byte struct
+/// on the caller's stack at every call; this one is built once, at compile time.
+inline constexpr read_options default_read_options{};
+}  // namespace detail
+
 }  // namespace bifrons
