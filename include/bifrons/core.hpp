@@ -363,24 +363,31 @@ BIFRONS_INLINE read_outcome<T> read_all_or_out_of_memory(std::span<const std::by
 #endif
 }
 
+/// Whether T's codec can read a whole input without a source (read_whole_input).
+template <class T>
+concept reads_whole_input =
+    requires(std::span<const std::byte> in, T& out, const read_options& options) { codec<T>::read_whole(in, out, options, true); };
+
 /// from_bytes of a value whose codec reads a whole input without a source (read_whole: vectors of
 /// numbers, strings): true when it did. Not for strict reading, which compares bytes. The
 /// allocator's std::bad_alloc is errc::out_of_memory at offset 0, as read_all reports it.
 template <class T>
-BIFRONS_INLINE bool read_whole_input(std::span<const std::byte> in, T& out, const read_options& options) {
-  if constexpr (requires { codec<T>::read_whole(in, out, options); }) {
+BIFRONS_INLINE bool read_whole_input(std::span<const std::byte> in, T& out, const read_options& options,
+                                     object_state state) {
+  if constexpr (reads_whole_input<T>) {
     if (options.canonical_only) return false;
+    const bool fresh = state == object_state::fresh;
 #if BIFRONS_HAS_EXCEPTIONS
     try {
-      return codec<T>::read_whole(in, out, options);
+      return codec<T>::read_whole(in, out, options, fresh);
     } catch (const std::bad_alloc&) {
       raise(errc::out_of_memory, 0);
     }
 #else
-    return codec<T>::read_whole(in, out, options);
+    return codec<T>::read_whole(in, out, options, fresh);
 #endif
   } else {
-    (void)in, (void)out, (void)options;
+    (void)in, (void)out, (void)options, (void)state;
     return false;
   }
 }
@@ -500,6 +507,21 @@ inline std::shared_ptr<const failure_details> hook_exception_details() noexcept 
 #else
   return nullptr;
 #endif
+}
+
+/// from_bytes(bytes, out) past the whole-input path: the read, and its error raised.
+template <class T>
+BIFRONS_INLINE void read_reused(std::span<const std::byte> in, T& out, const read_options& options) {
+  const auto status = options.canonical_only ? read_canonical(in, out, options, object_state::reused)
+                                              : read_all_or_out_of_memory(in, out, options, object_state::reused);
+  if (status.code != errc::ok) [[unlikely]]
+    raise(status);
+}
+/// The same, out of line, behind a whole-input path: inline, it made that path set up the frame
+/// and the six saved registers of the general read before it copied anything.
+template <class T>
+[[gnu::noinline]] void read_reused_out_of_line(std::span<const std::byte> in, T& out, const read_options& options) {
+  read_reused(in, out, options);
 }
 
 }  // namespace detail
@@ -651,7 +673,7 @@ template <class T, detail::byte_input Bytes>
   requires detail::default_created<T>
 [[nodiscard]] T from_bytes(const Bytes& bytes, const read_options& options = detail::default_read_options) {
   T value{};
-  if (detail::read_whole_input(detail::input_bytes(bytes), value, options)) return value;
+  if (detail::read_whole_input(detail::input_bytes(bytes), value, options, detail::object_state::fresh)) return value;
   const auto status =
       options.canonical_only
           ? detail::read_canonical(detail::input_bytes(bytes), value, options, detail::object_state::fresh)
@@ -676,14 +698,14 @@ template <class T, detail::byte_input Bytes>
 /// Reads into an existing object, reusing its storage. The result equals from_bytes<T>(bytes).
 /// Throws as from_bytes<T>. Exception safety: basic: on failure out is valid but unspecified.
 template <class T, detail::byte_input Bytes>
-void from_bytes(const Bytes& bytes, T& out, const read_options& options = detail::default_read_options) {
-  if (detail::read_whole_input(detail::input_bytes(bytes), out, options)) return;
-  const auto status =
-      options.canonical_only
-          ? detail::read_canonical(detail::input_bytes(bytes), out, options, detail::object_state::reused)
-          : detail::read_all_or_out_of_memory(detail::input_bytes(bytes), out, options, detail::object_state::reused);
-  if (status.code != errc::ok) [[unlikely]]
-    detail::raise(status);
+BIFRONS_INLINE void from_bytes(const Bytes& bytes, T& out, const read_options& options = detail::default_read_options) {
+  const std::span<const std::byte> in = detail::input_bytes(bytes);
+  if constexpr (detail::reads_whole_input<T>) {
+    if (detail::read_whole_input(in, out, options, detail::object_state::reused)) return;
+    detail::read_reused_out_of_line(in, out, options);
+  } else {
+    detail::read_reused(in, out, options);
+  }
 }
 
 /// Non-throwing from_bytes: the value, or the error code and offset. Works with -fno-exceptions.

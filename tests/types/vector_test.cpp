@@ -124,6 +124,11 @@ TEST(Vector, AWholeInputReadsAsTheGeneralReaderReadsIt) {
     }
     const std::string text(n, 'q');
     EXPECT_EQ(bifrons::from_bytes<std::string>(bifrons::to_bytes(text)), text);
+    std::string longer_text(n + 5, 'x'), shorter_text(n / 2, 'x');
+    bifrons::from_bytes(bifrons::to_bytes(text), longer_text);
+    bifrons::from_bytes(bifrons::to_bytes(text), shorter_text);
+    EXPECT_EQ(longer_text, text);
+    EXPECT_EQ(shorter_text, text);
   }
 }
 

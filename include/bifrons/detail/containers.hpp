@@ -251,6 +251,12 @@ BIFRONS_INLINE void replace_with_block(C& c, const std::byte* p, std::size_t n, 
   }
 }
 
+/// replace_with_block, out of line (see sequence_codec::read_whole).
+template <class C>
+[[gnu::noinline]] void replace_with_block_out_of_line(C& c, const std::byte* p, std::size_t n, const std::byte* readable) {
+  replace_with_block(c, p, n, readable);
+}
+
 /// Encoded size of a sequence of the n elements of r: the count, then the elements (records:
 /// the stride and the block, when there are any).
 template <class Range>
@@ -323,7 +329,13 @@ struct sequence_codec {
   /// numbers or string (from_bytes), where read_all's fixed cost was about 60 instructions.
   /// Returns false, having changed nothing, for any other input: read() then reads it and reports
   /// what is wrong, with its offset.
-  BIFRONS_INLINE static bool read_whole(std::span<const std::byte> in, C& c, const read_options& options)
+  ///
+  /// Into a container being reused (not fresh), its elements are overwritten and the container
+  /// cut before the copy, so that nothing is left to do after it (memcpy is a tail call), and new
+  /// storage, which allocates anyway, is out of line: this path then sets up no frame. Inline, the
+  /// frame and six saved registers of the new-storage paths took about 2 ns of a 32-element read,
+  /// half its time. A fresh container keeps them inline, where it is known to be empty.
+  BIFRONS_INLINE static bool read_whole(std::span<const std::byte> in, C& c, const read_options& options, bool fresh)
     requires elements_are_wire && (!record<T>) && requires(const T* p) { c.assign(p, p); }
   {
     const std::byte* p = in.data();
@@ -340,7 +352,14 @@ struct sequence_codec {
     if (in.size() - head != n * sizeof(T) || n > options.max_elements || n > c.max_size() ||
         n > options.max_alloc_bytes / allocation_per_element<C>())
       return false;
-    replace_with_block(c, p + head, n, p);
+    if (fresh) {
+      replace_with_block(c, p + head, n, p);
+    } else if (n <= c.size()) {
+      c.erase(c.begin() + static_cast<std::ptrdiff_t>(n), c.end());
+      copy_bytes(std::ranges::data(c), p + head, n * sizeof(T));
+    } else {
+      replace_with_block_out_of_line(c, p + head, n, p);
+    }
     return true;
   }
   static void read(source& in, C& c) {
