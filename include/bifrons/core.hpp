@@ -595,7 +595,7 @@ struct fixed_write {
   errc error = errc::ok;  // a value with pointers that cannot be written
 };
 template <class T>
-fixed_write write_into(const T& value, std::span<std::byte> buffer) {
+fixed_write write_into_general(const T& value, std::span<std::byte> buffer) {
   if constexpr (needs_write_session<T>) {
     write_passes<T> passes;
     const std::size_t size = passes.room(value);
@@ -620,6 +620,21 @@ fixed_write write_into(const T& value, std::span<std::byte> buffer) {
     const std::size_t size = codec<T>::size(value);
     if (size > buffer.size()) return {size, false};
     return {static_cast<std::size_t>(write_bounded(buffer.data(), size, value) - buffer.data()), true};
+  }
+}
+/// Writes value into a caller's buffer (try_to_bytes, to_bytes(value, span)). A head and a tail of
+/// bytes (a vector of numbers, a string), whose size bound is its exact size, is written in line:
+/// the call to write_into_general cost a 32-element write about 0.7 ns at -O2 (GCC inlines it at
+/// -O3), a third of the time. Forcing write_into_general itself in line instead cost structs 1-4
+/// instructions per write.
+template <class T>
+BIFRONS_INLINE fixed_write write_into(const T& value, std::span<std::byte> buffer) {
+  if constexpr (raw_tail_codec<T>) {
+    const std::size_t size = size_bound_of(value);
+    if (size > buffer.size()) return {size, false};
+    return {static_cast<std::size_t>(write_bounded(buffer.data(), size, value) - buffer.data()), true};
+  } else {
+    return write_into_general(value, buffer);
   }
 }
 }  // namespace detail
