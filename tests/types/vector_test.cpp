@@ -132,7 +132,7 @@ TEST(Vector, AWholeInputReadsAsTheGeneralReaderReadsIt) {
   }
 }
 
-// A block of numbers that is not aligned for its type, read into a new vector: from 2 KiB on,
+// A block of numbers that is not aligned for its type, read into a new vector: above 2 KiB,
 // copied from the aligned address before it and moved into place, or, where that address is
 // before the input, read into resized storage (containers.hpp, replace_with_block). Both inside
 // a struct (the general reader) and as the whole input.

@@ -214,12 +214,14 @@ void read_elements(source& in, It first, std::size_t n, std::size_t reused) {
 /// input is only valid where the block is aligned for T (clang assumes the alignment of
 /// memmove's typed arguments, and UBSan checks it). A block after a varint count rarely is, and
 /// then every way to fill new storage writes each byte twice:
-///   - resize() then one copy: resize() zero-fills with memset, which from 2 KiB takes glibc's
-///     `rep stosb` path, slow on some virtual machines as `rep movsb` is (the benchmark report's
-///     memcpy probe);
+///   - resize() then one copy: resize() zero-fills with memset, which above 2 KiB (glibc's
+///     x86_rep_stosb_threshold, 2,048 bytes) takes the `rep stosb` path, slow on some virtual
+///     machines as `rep movsb` is (the benchmark report's memcpy probe);
 ///   - assign() from the aligned address just before the block, which is still input, then the
 ///     bytes moved down into place: the second copy overlaps the first and runs at about half
-///     the speed of a plain one, so below 2 KiB it loses (measurements: docs/design.md).
+///     the speed of a plain one, so up to 2 KiB it loses (measurements: docs/design.md).
+/// Neither wins everywhere: where glibc's memmove itself takes `rep movsb` (its default on this
+/// machine, which the benchmark switches off), the overlapping move loses at every size.
 template <class C>
 BIFRONS_INLINE void replace_with_block(C& c, const std::byte* p, std::size_t n, const std::byte* readable) {
   using T = typename C::value_type;
@@ -236,7 +238,7 @@ BIFRONS_INLINE void replace_with_block(C& c, const std::byte* p, std::size_t n, 
     c.assign(first, first + n);
   } else if constexpr (std::ranges::contiguous_range<C>) {
     const std::size_t size = n * sizeof(T);
-    if (size >= 2048 && static_cast<std::size_t>(p - readable) >= misalignment) {
+    if (size > 2048 && static_cast<std::size_t>(p - readable) >= misalignment) {
       const auto* first = reinterpret_cast<const T*>(p - misalignment);
       c.assign(first, first + n);
       auto* bytes = reinterpret_cast<std::byte*>(std::ranges::data(c));
