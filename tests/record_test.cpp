@@ -363,6 +363,37 @@ TEST(RecordHostile, CountTimesStrideBeyondTheInput) {
   EXPECT_TRUE(fails_with<Tick>(cat({B({0x18}), bytes(11, std::byte{0})}), errc::unexpected_end, 12, 1));
 }
 
+// A block of records whose memory is their wire layout, as the whole input, is read without a
+// source (sequence_codec::read_whole); any input that is not exactly such a block goes to the
+// general reader, which reports what is wrong with its offset, as try_from_bytes does.
+TEST(RecordHostile, AWholeInputBlockFailsAsTheGeneralReaderSays) {
+  const std::vector<Wide> v(3, Wide{{1, 2, 3}});
+  const bytes b = bifrons::to_bytes(v);  // count 3, stride 40, 120 bytes
+  for (std::size_t cut = 0; cut < b.size(); cut += 5) {
+    const bytes shorter(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(cut));
+    const auto general = bifrons::try_from_bytes<std::vector<Wide>>(shorter);
+    ASSERT_FALSE(general);
+    EXPECT_TRUE(fails_with<std::vector<Wide>>(shorter, general.code(), general.offset(), general.bytes_missing()))
+        << cut;
+  }
+  bytes longer = b;
+  longer.push_back(std::byte{0});
+  EXPECT_TRUE(fails_with<std::vector<Wide>>(longer, errc::trailing_bytes, b.size()));
+  // Another stride of the same total size (4 records of 30 bytes: a stride inside a field) and a
+  // record limit below the count are the general reader's errors too.
+  const bytes other_stride = cat({B({0x04, 30}), bytes(120, std::byte{0})});
+  EXPECT_TRUE(fails_with<std::vector<Wide>>(other_stride, errc::invalid_stride, 1));
+  bifrons::read_options few;
+  few.max_elements = 2;
+  std::vector<Wide> out(5);
+  try {
+    bifrons::from_bytes(b, out, few);
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.code(), errc::element_limit_exceeded);
+  }
+}
+
 TEST(RecordHostile, ZeroStrideIsBoundedByTheLimits) {
   // A stride of 0 (a writer's record without fields) makes every record free on the wire:
   // the element limit and the allocation budget bound the count instead.

@@ -328,7 +328,9 @@ struct sequence_codec {
   }
   /// Reads c from a whole input, without a source, when that input is exactly a count of one or
   /// two bytes, then that many elements, within the limits of check_count: a top-level vector of
-  /// numbers or string (from_bytes), where read_all's fixed cost was about 60 instructions.
+  /// numbers or string (from_bytes), where read_all's fixed cost was about 60 instructions. A
+  /// block of records whose memory is their wire layout too, when its stride is one byte and this
+  /// program's record size: any other stride (an older or a newer writer's record) takes read().
   /// Returns false, having changed nothing, for any other input: read() then reads it and reports
   /// what is wrong, with its offset.
   ///
@@ -338,7 +340,9 @@ struct sequence_codec {
   /// frame and six saved registers of the new-storage paths took about 2 ns of a 32-element read,
   /// half its time. A fresh container keeps them inline, where it is known to be empty.
   BIFRONS_INLINE static bool read_whole(std::span<const std::byte> in, C& c, const read_options& options, bool fresh)
-    requires elements_are_wire && (!record<T>) && requires(const T* p) { c.assign(p, p); }
+    requires elements_are_wire && (!record<T> || record_layout<T>::size < 0x80) && requires(const T* p) {
+      c.assign(p, p);
+    }
   {
     const std::byte* p = in.data();
     if (in.empty()) return false;
@@ -350,6 +354,12 @@ struct sequence_codec {
       if (!w.canonical) return false;
       n = static_cast<std::size_t>(w.value);
       head = 2;
+    }
+    if constexpr (record<T>) {
+      if (n != 0) {
+        if (in.size() == head || static_cast<std::uint8_t>(p[head]) != record_layout<T>::size) return false;
+        ++head;
+      }
     }
     if (in.size() - head != n * sizeof(T) || n > options.max_elements || n > c.max_size() ||
         n > options.max_alloc_bytes / allocation_per_element<C>())
