@@ -365,8 +365,9 @@ BIFRONS_INLINE read_outcome<T> read_all_or_out_of_memory(std::span<const std::by
 
 /// Whether T's codec can read a whole input without a source (read_whole_input).
 template <class T>
-concept reads_whole_input =
-    requires(std::span<const std::byte> in, T& out, const read_options& options) { codec<T>::read_whole(in, out, options, true); };
+concept reads_whole_input = requires(std::span<const std::byte> in, T& out, const read_options& options) {
+  codec<T>::read_whole(in, out, options, true);
+};
 
 /// from_bytes of a value whose codec reads a whole input without a source (read_whole: vectors of
 /// numbers, strings): true when it did. Not for strict reading, which compares bytes. The
@@ -513,7 +514,7 @@ inline std::shared_ptr<const failure_details> hook_exception_details() noexcept 
 template <class T>
 BIFRONS_INLINE void read_reused(std::span<const std::byte> in, T& out, const read_options& options) {
   const auto status = options.canonical_only ? read_canonical(in, out, options, object_state::reused)
-                                              : read_all_or_out_of_memory(in, out, options, object_state::reused);
+                                             : read_all_or_out_of_memory(in, out, options, object_state::reused);
   if (status.code != errc::ok) [[unlikely]]
     raise(status);
 }
@@ -729,7 +730,8 @@ BIFRONS_INLINE void from_bytes(const Bytes& bytes, T& out, const read_options& o
 /// An exception from a user hook becomes errc::user_error at the struct whose hook threw, with
 /// its message in result::message(); std::bad_alloc becomes errc::out_of_memory.
 template <class T, detail::byte_input Bytes>
-[[nodiscard]] result<T> try_from_bytes(const Bytes& bytes, const read_options& options = detail::default_read_options) noexcept {
+[[nodiscard]] result<T> try_from_bytes(const Bytes& bytes,
+                                       const read_options& options = detail::default_read_options) noexcept {
   using detail::object_state;
   const auto in = detail::input_bytes(bytes);
   if constexpr (detail::default_created<T> && !detail::may_hold_pointers<T>() && !BIFRONS_ERROR_PATHS) {

@@ -52,7 +52,8 @@ struct frame {
 
 /// Reads the frame at the start of bytes, without a type: not_bifrons (no magic at 0, another
 /// format version at 4), or the varint and length errors of the name, with their offsets.
-inline result<frame> read_frame(std::span<const std::byte> bytes, const read_options& options = detail::default_read_options) noexcept {
+inline result<frame> read_frame(std::span<const std::byte> bytes,
+                                const read_options& options = detail::default_read_options) noexcept {
   if (bytes.size() < frame_magic.size() || !std::equal(frame_magic.begin(), frame_magic.end(), bytes.begin()))
     return {errc::not_bifrons, 0};
   detail::source in(bytes.data(), bytes.size(), options);
@@ -98,7 +99,8 @@ template <class T>
 /// Non-throwing from_framed: the value, or the error and its offset from the frame's first byte:
 /// not_bifrons and type_mismatch for a frame that is not T's, or what from_bytes reports.
 template <class T, detail::byte_input Bytes>
-[[nodiscard]] result<T> try_from_framed(const Bytes& bytes, const read_options& options = detail::default_read_options) noexcept {
+[[nodiscard]] result<T> try_from_framed(const Bytes& bytes,
+                                        const read_options& options = detail::default_read_options) noexcept {
   const std::span<const std::byte> input = detail::input_bytes(bytes);
   const result<frame> f = read_frame(input, options);
   if (!f) return {f.code(), f.offset()};

@@ -255,7 +255,8 @@ BIFRONS_INLINE void replace_with_block(C& c, const std::byte* p, std::size_t n, 
 
 /// replace_with_block, out of line (see sequence_codec::read_whole).
 template <class C>
-[[gnu::noinline]] void replace_with_block_out_of_line(C& c, const std::byte* p, std::size_t n, const std::byte* readable) {
+[[gnu::noinline]] void replace_with_block_out_of_line(C& c, const std::byte* p, std::size_t n,
+                                                      const std::byte* readable) {
   replace_with_block(c, p, n, readable);
 }
 
@@ -340,9 +341,8 @@ struct sequence_codec {
   /// frame and six saved registers of the new-storage paths took about 2 ns of a 32-element read,
   /// half its time. A fresh container keeps them inline, where it is known to be empty.
   BIFRONS_INLINE static bool read_whole(std::span<const std::byte> in, C& c, const read_options& options, bool fresh)
-    requires elements_are_wire && (!record<T> || record_layout<T>::size < 0x80) && requires(const T* p) {
-      c.assign(p, p);
-    }
+    requires elements_are_wire && (!record<T> || record_layout<T>::size < 0x80) &&
+             requires(const T* p) { c.assign(p, p); }
   {
     const std::byte* p = in.data();
     if (in.empty()) return false;
