@@ -510,19 +510,22 @@ inline std::shared_ptr<const failure_details> hook_exception_details() noexcept 
 #endif
 }
 
-/// from_bytes(bytes, out) past the whole-input path: the read, and its error raised.
-template <class T>
-BIFRONS_INLINE void read_reused(std::span<const std::byte> in, T& out, const read_options& options) {
-  const auto status = options.canonical_only ? read_canonical(in, out, options, object_state::reused)
-                                             : read_all_or_out_of_memory(in, out, options, object_state::reused);
+/// The read of from_bytes, past the whole-input path: read_all (or the strict read) into target,
+/// which is the value or a new_object, and its error raised.
+template <class Target>
+BIFRONS_INLINE void read_or_raise(std::span<const std::byte> in, Target& target, const read_options& options,
+                                  object_state state) {
+  const auto status = options.canonical_only ? read_canonical(in, target, options, state)
+                                             : read_all_or_out_of_memory(in, target, options, state);
   if (status.code != errc::ok) [[unlikely]]
     raise(status);
 }
-/// The same, out of line, behind a whole-input path: inline, it made that path set up the frame
-/// and the six saved registers of the general read before it copied anything.
+/// The same into a reused object, out of line, behind a whole-input path: inline, it made that
+/// path set up the frame and the six saved registers of the general read before it copied
+/// anything.
 template <class T>
 [[gnu::noinline]] void read_reused_out_of_line(std::span<const std::byte> in, T& out, const read_options& options) {
-  read_reused(in, out, options);
+  read_or_raise(in, out, options, object_state::reused);
 }
 
 }  // namespace detail
@@ -597,6 +600,7 @@ struct fixed_write {
 };
 template <class T>
 fixed_write write_into_general(const T& value, std::span<std::byte> buffer) {
+  static_assert(!raw_tail_codec<T>, "bifrons: internal: write_into writes a head and a tail of bytes itself");
   if constexpr (needs_write_session<T>) {
     write_passes<T> passes;
     const std::size_t size = passes.room(value);
@@ -610,8 +614,8 @@ fixed_write write_into_general(const T& value, std::span<std::byte> buffer) {
       return {static_cast<std::size_t>(write_bounded(buffer.data(), bound, value) - buffer.data()), true};
     // A small message into a buffer smaller than its bound (one sized to the message, reused):
     // written on the stack and copied, which costs less than the exact size pass
-    // (docs/design.md). Not a head and a tail of bytes, whose exact size is as cheap as the bound.
-    if (!raw_tail_codec<T> && bound <= scratch_write_bound) {
+    // (docs/design.md). (A head and a tail of bytes, whose bound is its size, never gets here.)
+    if (bound <= scratch_write_bound) {
       std::byte scratch[scratch_write_bound];
       const auto size = static_cast<std::size_t>(write_bounded(scratch, bound, value) - scratch);
       if (size > buffer.size()) return {size, false};
@@ -690,26 +694,17 @@ BIFRONS_INLINE std::size_t to_bytes(const T& value, std::span<std::byte> buffer)
 template <class T, detail::byte_input Bytes>
   requires detail::default_created<T>
 [[nodiscard]] T from_bytes(const Bytes& bytes, const read_options& options = detail::default_read_options) {
+  const std::span<const std::byte> in = detail::input_bytes(bytes);
   T value{};
-  if (detail::read_whole_input(detail::input_bytes(bytes), value, options, detail::object_state::fresh)) return value;
-  const auto status =
-      options.canonical_only
-          ? detail::read_canonical(detail::input_bytes(bytes), value, options, detail::object_state::fresh)
-          : detail::read_all_or_out_of_memory(detail::input_bytes(bytes), value, options, detail::object_state::fresh);
-  if (status.code != errc::ok) [[unlikely]]
-    detail::raise(status);
+  if (detail::read_whole_input(in, value, options, detail::object_state::fresh)) return value;
+  detail::read_or_raise(in, value, options, detail::object_state::fresh);
   return value;
 }
 template <class T, detail::byte_input Bytes>
   requires(!detail::default_created<T>)
 [[nodiscard]] T from_bytes(const Bytes& bytes, const read_options& options = detail::default_read_options) {
   detail::new_object<T> made;
-  const auto status =
-      options.canonical_only
-          ? detail::read_canonical(detail::input_bytes(bytes), made, options, detail::object_state::fresh)
-          : detail::read_all_or_out_of_memory(detail::input_bytes(bytes), made, options, detail::object_state::fresh);
-  if (status.code != errc::ok) [[unlikely]]
-    detail::raise(status);
+  detail::read_or_raise(detail::input_bytes(bytes), made, options, detail::object_state::fresh);
   return std::move(*made.value);
 }
 
@@ -722,7 +717,7 @@ BIFRONS_INLINE void from_bytes(const Bytes& bytes, T& out, const read_options& o
     if (detail::read_whole_input(in, out, options, detail::object_state::reused)) return;
     detail::read_reused_out_of_line(in, out, options);
   } else {
-    detail::read_reused(in, out, options);
+    detail::read_or_raise(in, out, options, detail::object_state::reused);
   }
 }
 
