@@ -4,14 +4,13 @@
 // scalars and the field helpers (fields.hpp). Standard containers live in bifrons/types/*.hpp (bifrons.hpp includes
 // them all); streaming over containers and iostreams lives in bifrons/io.hpp.
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <iterator>
 #include <memory>
 #include <new>
 #include <optional>
-#include <ranges>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -404,7 +403,7 @@ read_status encoding_differs(std::span<const std::byte> in, const T& value) {
   if (passes.error() != errc::ok) return {errc::non_canonical, 0, 0};
   std::vector<std::byte> encoding(room);
   encoding.resize(static_cast<std::size_t>(passes.write(encoding.data(), room, value) - encoding.data()));
-  const auto differs = std::ranges::mismatch(in, encoding).in1;
+  const auto differs = std::mismatch(in.begin(), in.end(), encoding.begin(), encoding.end()).first;
   if (differs == in.end() && encoding.size() == in.size()) return {errc::ok, 0, 0};
   return {errc::non_canonical, 0, static_cast<std::size_t>(differs - in.begin())};
 }

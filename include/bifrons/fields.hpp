@@ -12,7 +12,6 @@
 #include <cstddef>
 #include <iterator>
 #include <optional>
-#include <ranges>
 #include <tuple>
 #include <type_traits>
 #include <utility>

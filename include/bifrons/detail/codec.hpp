@@ -26,9 +26,16 @@
 // type (source) is internal and may change. User types customize their encoding with hooks
 // (docs/design.md explains the decision).
 
+// The core's include graph leaves out <ranges>, <functional> and <algorithm>, whose views,
+// searchers and parallel overloads it does not use and which cost a minimal program a quarter
+// of its compile time (docs/design.md, "Compile time"). What it uses of them comes with the
+// headers it does include, in libstdc++ and libc++ alike: the range concepts and customization
+// points (std::ranges::range, range_value_t, ranges::data) with <span> and <iterator>, std::less
+// with <memory>, std::min, std::max and std::mismatch with <memory> and <string>.
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <span>
 #include <type_traits>
 #include <utility>

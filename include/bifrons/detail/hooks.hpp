@@ -6,7 +6,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <ranges>
+#include <iterator>
 #include <type_traits>
 #include <utility>
 

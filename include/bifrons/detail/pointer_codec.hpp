@@ -32,8 +32,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <memory>
-#include <ranges>
 #include <string_view>
 #include <tuple>
 #include <type_traits>

@@ -16,7 +16,6 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
-#include <ranges>
 #include <type_traits>
 
 #include "../record.hpp"

@@ -17,17 +17,14 @@
 // registration may list bases that hold no data (interfaces), `BIFRONS_REGISTER(D, "D", Shape)`.
 // A pointer of declared type B may then hold any registered type with a chain of relations to B.
 
-#include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <typeindex>
 #include <typeinfo>
 #include <utility>
 #include <vector>
@@ -110,9 +107,37 @@ inline std::string readable_name(const std::type_info& type) {
   return type.name();
 }
 
-// A template only so that its member functions, and the std::map operations in them, are
-// compiled in the programs that use polymorphic pointers: as a plain class, every source file
-// that includes the core paid for them (docs/design.md).
+/// The registry's lock: std::mutex would serve as well, at the price of <mutex> in the include
+/// graph of every program (about 2% of a minimal program's compile time; docs/design.md). The
+/// registry is locked for a registration, when a library loads, and for a lookup, once per type
+/// and message; a thread that finds it locked sleeps in atomic_flag::wait.
+class registry_lock {
+ public:
+  class held {
+   public:
+    explicit held(registry_lock& lock) noexcept : lock_(lock) {
+      while (lock_.locked_.test_and_set(std::memory_order_acquire)) lock_.locked_.wait(true, std::memory_order_relaxed);
+    }
+    ~held() {
+      lock_.locked_.clear(std::memory_order_release);
+      lock_.locked_.notify_one();
+    }
+    held(const held&) = delete;
+    held& operator=(const held&) = delete;
+
+   private:
+    registry_lock& lock_;
+  };
+
+ private:
+  std::atomic_flag locked_;
+};
+
+// A template only so that its member functions are compiled in the programs that use
+// polymorphic pointers: as a plain class, every source file that includes the core paid for
+// them (docs/design.md). Its tables are sorted vectors, searched by halving, for the same
+// reason: std::map cost every program <map>. Types are ordered by type_info::before, as
+// std::type_index orders them, so that the same type from two shared libraries is one key.
 template <class = void>
 class basic_registry {
  public:
@@ -123,117 +148,175 @@ class basic_registry {
     if (name.empty() || name.size() > max_type_name)
       registration_failed("bifrons: the type name \"" + std::string(name) + "\" of " + readable_name(*ops->type) +
                           " must have 1 to 255 bytes");
-    const std::lock_guard lock(mutex_);
-    if (const auto it = by_name_.find(name); it != by_name_.end()) {
-      registered_type& r = *it->second;
+    const registry_lock::held held(lock_);
+    // Room first (the positions below are iterators), so that the two inserts cannot throw and
+    // leave one table without the type.
+    by_name_.reserve(by_name_.size() + 1);
+    by_type_.reserve(by_type_.size() + 1);
+    const auto named = name_position(name);
+    if (named != by_name_.end() && (*named)->name == name) {
+      registered_type& r = **named;
       if (*r.type != *ops->type)
         registration_failed("bifrons: the type name \"" + std::string(name) + "\" is registered for two types: " +
                             readable_name(*r.type) + " and " + readable_name(*ops->type));
       r.registrants.push_back(ops);
       return;
     }
-    if (const auto it = by_type_.find(std::type_index(*ops->type)); it != by_type_.end())
+    const auto typed = type_position(*ops->type);
+    if (typed != by_type_.end() && *(*typed)->type == *ops->type)
       registration_failed("bifrons: " + readable_name(*ops->type) + " is registered under two names: \"" +
-                          it->second->name + "\" and \"" + std::string(name) + "\"");
+                          (*typed)->name + "\" and \"" + std::string(name) + "\"");
     auto r = std::make_unique<registered_type>(registered_type{std::string(name), ops->type, ops, {ops}});
-    by_type_.emplace(std::type_index(*ops->type), r.get());
-    by_name_.emplace(std::string(name), std::move(r));
+    by_type_.insert(typed, r.get());
+    by_name_.insert(named, std::move(r));
   }
 
   /// Removes one registration (its library is being unloaded, or the program ends).
   void remove_type(const polymorphic_ops* ops) noexcept {
-    const std::lock_guard lock(mutex_);
-    const auto it = by_type_.find(std::type_index(*ops->type));
-    if (it == by_type_.end()) return;
-    registered_type& r = *it->second;
+    const registry_lock::held held(lock_);
+    const auto typed = type_position(*ops->type);
+    if (typed == by_type_.end() || *(*typed)->type != *ops->type) return;
+    registered_type& r = **typed;
     // One occurrence: every translation unit that registers the type counts once.
-    if (const auto at = std::find(r.registrants.begin(), r.registrants.end(), ops); at != r.registrants.end())
-      r.registrants.erase(at);
+    erase_one(r.registrants, ops);
     if (!r.registrants.empty()) {
       r.ops = r.registrants.front();
       return;
     }
-    const std::string name = r.name;
-    by_type_.erase(it);
-    by_name_.erase(name);
+    const auto named = name_position(r.name);
+    by_type_.erase(typed);
+    by_name_.erase(named);
     paths_.clear();
   }
 
   /// Registers the relation derived -> base with its cast (counted, as types are).
   void add_relation(const std::type_info& derived, const std::type_info& base, upcast_fn up) {
-    const std::lock_guard lock(mutex_);
-    relations_[std::type_index(derived)][std::type_index(base)].push_back(up);
+    const registry_lock::held held(lock_);
+    const auto at = relation_position(derived, base);
+    if (at != relations_.end() && *at->derived == derived && *at->base == base)
+      at->casts.push_back(up);
+    else
+      relations_.insert(at, relation{&derived, &base, {up}});
     paths_.clear();
   }
   void remove_relation(const std::type_info& derived, const std::type_info& base, upcast_fn up) noexcept {
-    const std::lock_guard lock(mutex_);
-    const auto from = relations_.find(std::type_index(derived));
-    if (from == relations_.end()) return;
-    const auto to = from->second.find(std::type_index(base));
-    if (to == from->second.end()) return;
-    if (const auto at = std::find(to->second.begin(), to->second.end(), up); at != to->second.end())
-      to->second.erase(at);
-    if (to->second.empty()) from->second.erase(to);
-    if (from->second.empty()) relations_.erase(from);
+    const registry_lock::held held(lock_);
+    const auto at = relation_position(derived, base);
+    if (at == relations_.end() || *at->derived != derived || *at->base != base) return;
+    erase_one(at->casts, up);
+    if (at->casts.empty()) relations_.erase(at);
     paths_.clear();
   }
 
   [[nodiscard]] const registered_type* find(std::string_view name) const {
-    const std::lock_guard lock(mutex_);
-    const auto it = by_name_.find(name);
-    return it == by_name_.end() ? nullptr : it->second.get();
+    const registry_lock::held held(lock_);
+    const auto it = name_position(name);
+    return it != by_name_.end() && (*it)->name == name ? it->get() : nullptr;
   }
   [[nodiscard]] const registered_type* find(const std::type_info& type) const {
-    const std::lock_guard lock(mutex_);
-    const auto it = by_type_.find(std::type_index(type));
-    return it == by_type_.end() ? nullptr : it->second;
+    const registry_lock::held held(lock_);
+    const auto it = type_position(type);
+    return it != by_type_.end() && *(*it)->type == type ? *it : nullptr;
   }
 
   /// The casts from `from` to its base `to` (none for `to` itself), or nullptr if no chain of
   /// relations leads there. Shortest chain first; in a diamond every chain reaches the same
   /// subobject of a virtual base.
   [[nodiscard]] std::shared_ptr<const cast_path> path(const std::type_info& from, const std::type_info& to) const {
-    const std::lock_guard lock(mutex_);
-    const std::pair key{std::type_index(from), std::type_index(to)};
-    if (const auto it = paths_.find(key); it != paths_.end()) return it->second;
-    std::shared_ptr<const cast_path> found = search(key.first, key.second);
-    paths_.emplace(key, found);
+    const registry_lock::held held(lock_);
+    const auto at = first_not_before(paths_.begin(), paths_.end(),
+                                     [&](const known_path& p) { return pair_before(*p.from, *p.to, from, to); });
+    if (at != paths_.end() && *at->from == from && *at->to == to) return at->path;
+    std::shared_ptr<const cast_path> found = search(from, to);
+    paths_.insert(at, known_path{&from, &to, found});
     return found;
   }
 
  private:
+  struct relation {
+    const std::type_info* derived;
+    const std::type_info* base;
+    std::vector<upcast_fn> casts;
+  };
+  struct known_path {
+    const std::type_info* from;
+    const std::type_info* to;
+    std::shared_ptr<const cast_path> path;
+  };
+
+  static bool pair_before(const std::type_info& a, const std::type_info& b, const std::type_info& c,
+                          const std::type_info& d) noexcept {
+    return a.before(c) || (a == c && b.before(d));
+  }
+  template <class T>
+  static void erase_one(std::vector<T>& v, const T& value) noexcept {
+    for (auto it = v.begin(); it != v.end(); ++it)
+      if (*it == value) {
+        v.erase(it);
+        return;
+      }
+  }
+
+  // The first element of [first, last) that is not before the key: `before` holds for a prefix.
+  template <class It, class Before>
+  static It first_not_before(It first, It last, Before before) {
+    auto n = last - first;
+    while (n > 0) {
+      const auto half = n / 2;
+      if (before(first[half])) {
+        first += half + 1;
+        n -= half + 1;
+      } else {
+        n = half;
+      }
+    }
+    return first;
+  }
+  auto name_position(std::string_view name) const {
+    return first_not_before(by_name_.begin(), by_name_.end(),
+                            [&](const std::unique_ptr<registered_type>& r) { return r->name < name; });
+  }
+  auto type_position(const std::type_info& type) const {
+    return first_not_before(by_type_.begin(), by_type_.end(),
+                            [&](const registered_type* r) { return r->type->before(type); });
+  }
+  auto relation_position(const std::type_info& derived, const std::type_info& base) {
+    return first_not_before(relations_.begin(), relations_.end(),
+                            [&](const relation& r) { return pair_before(*r.derived, *r.base, derived, base); });
+  }
+
   // Breadth-first over the relations; a type's position in `reached` holds the step that led
   // to it, so the chain is read back from the target.
-  std::shared_ptr<const cast_path> search(std::type_index from, std::type_index to) const {
+  std::shared_ptr<const cast_path> search(const std::type_info& from, const std::type_info& to) const {
     struct step {
-      std::type_index type;
+      const std::type_info* type;
       std::size_t previous;
       upcast_fn up;
     };
-    std::vector<step> reached{{from, 0, nullptr}};
+    std::vector<step> reached{{&from, 0, nullptr}};
     for (std::size_t i = 0; i < reached.size(); ++i) {
-      if (reached[i].type == to) {
+      if (*reached[i].type == to) {
         auto path = std::make_shared<cast_path>();
-        for (std::size_t j = i; j != 0; j = reached[j].previous) path->steps.push_back(reached[j].up);
-        std::reverse(path->steps.begin(), path->steps.end());
+        for (std::size_t j = i; j != 0; j = reached[j].previous) path->steps.insert(path->steps.begin(), reached[j].up);
         return path;
       }
-      const auto bases = relations_.find(reached[i].type);
-      if (bases == relations_.end()) continue;
-      for (const auto& [base, casts] : bases->second) {
+      // The relations of a type are adjacent, ordered by base.
+      auto r = first_not_before(relations_.begin(), relations_.end(),
+                                [&](const relation& e) { return e.derived->before(*reached[i].type); });
+      for (; r != relations_.end() && *r->derived == *reached[i].type; ++r) {
         bool seen = false;
-        for (const step& s : reached) seen = seen || s.type == base;
-        if (!seen) reached.push_back({base, i, casts.front()});
+        for (const step& s : reached) seen = seen || *s.type == *r->base;
+        if (!seen) reached.push_back({r->base, i, r->casts.front()});
       }
     }
     return nullptr;
   }
 
-  mutable std::mutex mutex_;
-  std::map<std::string, std::unique_ptr<registered_type>, std::less<>> by_name_;
-  std::map<std::type_index, registered_type*> by_type_;
-  std::map<std::type_index, std::map<std::type_index, std::vector<upcast_fn>>> relations_;
-  mutable std::map<std::pair<std::type_index, std::type_index>, std::shared_ptr<const cast_path>> paths_;
+  mutable registry_lock lock_;
+  std::vector<std::unique_ptr<registered_type>> by_name_;  // owns the types; sorted by name
+  std::vector<registered_type*> by_type_;                  // sorted by type
+  std::vector<relation> relations_;                        // sorted by (derived, base)
+  mutable std::vector<known_path> paths_;                  // sorted by (from, to)
 };
 
 using registry = basic_registry<>;

@@ -7,7 +7,6 @@
 // pulled down to the current position, so every later read fails at once without touching
 // memory. Loops check failed() so that a failure inside element 0 does not run n more times.
 
-#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>

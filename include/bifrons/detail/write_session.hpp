@@ -13,7 +13,6 @@
 // pointers (needs_write_session in pointer_codec.hpp), and restore the previous one after: a
 // user hook may call to_bytes for a nested value of its own.
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>

@@ -5,7 +5,7 @@
 #include <map>
 #include <utility>
 
-#include "../detail/containers.hpp"
+#include "../detail/associative.hpp"
 #include "utility.hpp"
 
 namespace bifrons {

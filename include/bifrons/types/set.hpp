@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "../detail/containers.hpp"
+#include "../detail/associative.hpp"
 
 namespace bifrons {
 template <class K, class Compare, class Alloc>

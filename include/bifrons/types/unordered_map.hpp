@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "../detail/containers.hpp"
+#include "../detail/associative.hpp"
 #include "utility.hpp"
 
 namespace bifrons {

@@ -5,7 +5,7 @@
 
 #include <unordered_set>
 
-#include "../detail/containers.hpp"
+#include "../detail/associative.hpp"
 
 namespace bifrons {
 template <class K, class Hash, class Eq, class Alloc>
