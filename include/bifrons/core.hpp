@@ -41,8 +41,11 @@ concept byte_like = sizeof(C) == 1 &&
 
 /// Any contiguous range of bytes: span<const std::byte>, string_view, vector<char>, ...
 template <class R>
-concept byte_input = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
-                     byte_like<std::remove_cv_t<std::ranges::range_value_t<R>>>;
+concept byte_input = requires(const R& r) {
+  { std::size(r) } -> std::convertible_to<std::size_t>;
+  requires std::is_pointer_v<decltype(std::data(r))>;
+  requires byte_like<std::remove_cv_t<std::remove_pointer_t<decltype(std::data(r))>>>;
+};
 
 /// A caller's resizable byte container: vector of std::byte/char/unsigned char, std::string.
 template <class C>
@@ -54,7 +57,7 @@ concept byte_container = requires(C& c, std::size_t n) {
 
 template <byte_input R>
 std::span<const std::byte> input_bytes(const R& r) noexcept {
-  return {reinterpret_cast<const std::byte*>(std::ranges::data(r)), std::ranges::size(r)};
+  return {reinterpret_cast<const std::byte*>(std::data(r)), std::size(r)};
 }
 
 /// Writes v into out, which has room for `bound` >= serialized_size(v) bytes (a bound from

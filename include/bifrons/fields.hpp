@@ -248,12 +248,12 @@ namespace detail {
 /// `ar(bifrons::varint(v))` on an array of integers or enums: the elements as varints (zigzag for
 /// signed) instead of one raw block. Sequences keep their count; fixed arrays have none.
 template <class C>
-concept varint_range = std::ranges::range<C> &&
-                       (varint_integer<std::ranges::range_value_t<C>> || std::is_enum_v<std::ranges::range_value_t<C>>);
+concept varint_range = detail::range<C> &&
+                       (varint_integer<detail::range_value_t<C>> || std::is_enum_v<detail::range_value_t<C>>);
 
 template <class C>
 struct varint_range_codec {
-  using T = std::remove_cv_t<std::ranges::range_value_t<C>>;
+  using T = std::remove_cv_t<detail::range_value_t<C>>;
   static constexpr bool counted = requires(C& c, std::size_t n) { c.resize(n); };
   static_assert(
       counted || std::is_array_v<C> || requires { std::tuple_size<C>::value; },

@@ -86,8 +86,8 @@ constexpr bool host_dependent_order() {
                        typename U::second_type;
                      })
     return host_dependent_order<typename U::first_type>() || host_dependent_order<typename U::second_type>();
-  else if constexpr (std::ranges::input_range<U>)
-    return host_dependent_order<std::ranges::range_value_t<U>>();
+  else if constexpr (range<U>)
+    return host_dependent_order<range_value_t<U>>();
   else if constexpr (requires(const U& u) {
                        typename U::value_type;
                        u.has_value();
@@ -113,9 +113,8 @@ bool code_unit_less(const T& a, const T& b) {
   } else if constexpr (requires { typename U::first_type; }) {
     return code_unit_less(a.first, b.first) ||
            (!code_unit_less(b.first, a.first) && code_unit_less(a.second, b.second));
-  } else if constexpr (std::ranges::input_range<U>) {
-    return std::lexicographical_compare(std::ranges::begin(a), std::ranges::end(a), std::ranges::begin(b),
-                                        std::ranges::end(b),
+  } else if constexpr (range<U>) {
+    return std::lexicographical_compare(std::begin(a), std::end(a), std::begin(b), std::end(b),
                                         [](const auto& x, const auto& y) { return code_unit_less(x, y); });
   } else if constexpr (requires { a.has_value(); }) {
     return !a.has_value() ? b.has_value() : b.has_value() && code_unit_less(*a, *b);

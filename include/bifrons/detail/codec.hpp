@@ -27,11 +27,10 @@
 // (docs/design.md explains the decision).
 
 // The core's include graph leaves out <ranges>, <functional> and <algorithm>, whose views,
-// searchers and parallel overloads it does not use and which cost a minimal program a quarter
-// of its compile time (docs/design.md, "Compile time"). What it uses of them comes with the
-// headers it does include, in libstdc++ and libc++ alike: the range concepts and customization
-// points (std::ranges::range, range_value_t, ranges::data) with <span> and <iterator>, std::less
-// with <memory>, std::min, std::max and std::mismatch with <memory> and <string>.
+// searchers and parallel overloads it does not use and which cost a minimal program a sixth of
+// its compile (docs/design.md). Ranges are asked about through
+// range_traits.hpp; std::less comes with <memory>, and std::min, std::max and std::mismatch with
+// <memory> and <string>, in libstdc++ and libc++ alike.
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -42,6 +41,7 @@
 
 #include "encoding.hpp"
 #include "paths.hpp"
+#include "range_traits.hpp"
 #include "source.hpp"
 
 namespace bifrons {

@@ -48,7 +48,7 @@ template <class C>
 concept ordered_tree = requires { typename C::key_compare; };
 /// std::deque: random access without contiguous storage.
 template <class C>
-concept segmented_sequence = std::ranges::random_access_range<C> && !std::ranges::contiguous_range<C>;
+concept segmented_sequence = random_access_range<C> && !contiguous_range<C>;
 
 /// Bytes a default-constructed T allocates beyond sizeof(T). libstdc++'s std::deque allocates
 /// its map (8 pointers) and a first block of 512 bytes even when it is empty, so a sequence
@@ -57,11 +57,11 @@ concept segmented_sequence = std::ranges::random_access_range<C> && !std::ranges
 template <class T>
 constexpr std::size_t construction_allocation() {
   if constexpr (segmented_sequence<T>) {
-    return 8 * sizeof(void*) + std::max<std::size_t>(512, sizeof(std::ranges::range_value_t<T>));
+    return 8 * sizeof(void*) + std::max<std::size_t>(512, sizeof(range_value_t<T>));
   } else if constexpr (std::is_array_v<T>) {
     return std::extent_v<T> * construction_allocation<std::remove_extent_t<T>>();
-  } else if constexpr (std::ranges::range<T> && requires { std::tuple_size<T>::value; }) {  // std::array
-    return std::tuple_size_v<T> * construction_allocation<std::ranges::range_value_t<T>>();
+  } else if constexpr (range<T> && requires { std::tuple_size<T>::value; }) {  // std::array
+    return std::tuple_size_v<T> * construction_allocation<range_value_t<T>>();
   } else if constexpr (requires { std::tuple_size<T>::value; }) {  // pair, tuple
     return []<std::size_t... I>(std::index_sequence<I...>) {
       return (std::size_t{0} + ... + construction_allocation<std::remove_cv_t<std::tuple_element_t<I, T>>>());
@@ -87,9 +87,9 @@ constexpr std::size_t allocation_per_element() {
     return node_size(2 * word + sizeof(V)) + word + inside;
   else if constexpr (ordered_tree<C>)
     return node_size(4 * word + sizeof(V)) + inside;
-  else if constexpr (std::ranges::random_access_range<C>)  // vector, string, deque: in place
+  else if constexpr (random_access_range<C>)  // vector, string, deque: in place
     return sizeof(V) + inside;
-  else if constexpr (std::ranges::bidirectional_range<C>)  // list
+  else if constexpr (bidirectional_range<C>)  // list
     return node_size(2 * word + sizeof(V)) + inside;
   else  // forward_list
     return node_size(word + sizeof(V)) + inside;
@@ -128,7 +128,7 @@ std::size_t elements_size(const Range& r, std::size_t n) {
 template <class Range>
 std::byte* write_elements(std::byte* out, const Range& r, std::size_t n) {
   using T = std::remove_cvref_t<decltype(*std::begin(r))>;
-  if constexpr (block_element<T> && std::contiguous_iterator<decltype(std::begin(r))>) {
+  if constexpr (block_element<T> && contiguous_iterator<decltype(std::begin(r))>) {
     return write_block(out, std::to_address(std::begin(r)), n);
   } else if constexpr (block_element<T>) {
     (void)n;
@@ -162,7 +162,7 @@ void read_elements(source& in, It first, std::size_t n, std::size_t reused) {
     const std::byte* p = in.take(n * wire_width<T>);
     if (!p) return;
     bool ok = true;
-    if constexpr (std::contiguous_iterator<It>) {
+    if constexpr (contiguous_iterator<It>) {
       ok = read_block(p, std::to_address(first), n);
     } else {
       for (std::size_t i = 0; i < n; ++i, ++first) ok &= load_element(p + i * wire_width<T>, *first);
@@ -223,11 +223,11 @@ void read_elements(source& in, It first, std::size_t n, std::size_t reused) {
 template <class C>
 BIFRONS_INLINE void replace_with_block(C& c, const std::byte* p, std::size_t n, const std::byte* readable) {
   using T = typename C::value_type;
-  if constexpr (std::ranges::contiguous_range<C> && requires { c.erase(c.begin(), c.end()); }) {
+  if constexpr (contiguous_range<C> && requires { c.erase(c.begin(), c.end()); }) {
     if (n <= c.size()) {
       // Cut, then copy: with nothing left to do after the copy, memcpy is a tail call.
       c.erase(c.begin() + static_cast<std::ptrdiff_t>(n), c.end());
-      copy_bytes(std::ranges::data(c), p, n * sizeof(T));
+      copy_bytes(std::data(c), p, n * sizeof(T));
       return;
     }
   }
@@ -235,17 +235,17 @@ BIFRONS_INLINE void replace_with_block(C& c, const std::byte* p, std::size_t n, 
   if (misalignment == 0) {
     const auto* first = reinterpret_cast<const T*>(p);
     c.assign(first, first + n);
-  } else if constexpr (std::ranges::contiguous_range<C>) {
+  } else if constexpr (contiguous_range<C>) {
     const std::size_t size = n * sizeof(T);
     if (size > 2048 && static_cast<std::size_t>(p - readable) >= misalignment) {
       const auto* first = reinterpret_cast<const T*>(p - misalignment);
       c.assign(first, first + n);
-      auto* bytes = reinterpret_cast<std::byte*>(std::ranges::data(c));
+      auto* bytes = reinterpret_cast<std::byte*>(std::data(c));
       std::memmove(bytes, bytes + misalignment, size - misalignment);
       copy_bytes(bytes + size - misalignment, p + size - misalignment, misalignment);
     } else {
       c.resize(n);
-      copy_bytes(std::ranges::data(c), p, size);
+      copy_bytes(std::data(c), p, size);
     }
   } else {
     c.assign(block_iterator<T>(p), block_iterator<T>(p + n * sizeof(T)));
@@ -289,7 +289,7 @@ struct sequence_codec {
   static constexpr std::size_t min_size = 1;
   /// The elements are stored in one piece, each as its wire bytes.
   static constexpr bool elements_are_wire = [] {
-    if constexpr (!std::ranges::contiguous_range<C>)
+    if constexpr (!contiguous_range<C>)
       return false;
     else if constexpr (record<T>)
       return record_layout<T>::memory_is_wire && sizeof(T) == record_layout<T>::size;
@@ -324,7 +324,7 @@ struct sequence_codec {
   static std::span<const std::byte> tail(const C& c) noexcept
     requires elements_are_wire
   {
-    return {reinterpret_cast<const std::byte*>(std::ranges::data(c)), std::ranges::size(c) * sizeof(T)};
+    return {reinterpret_cast<const std::byte*>(std::data(c)), std::size(c) * sizeof(T)};
   }
   /// Reads c from a whole input, without a source, when that input is exactly a count of one or
   /// two bytes, then that many elements, within the limits of check_count: a top-level vector of
@@ -377,11 +377,11 @@ struct sequence_codec {
       // read_block_count checked that the input holds n elements of sizeof(T) bytes (their wire
       // width).
       const std::byte* p = in.skip(n * sizeof(T));
-      if constexpr (sizeof(T) == 1 && std::ranges::contiguous_range<C>) {
+      if constexpr (sizeof(T) == 1 && contiguous_range<C>) {
         // Strings: the same steps as replace_with_block, written out here because behind the
         // helper GCC no longer inlined std::string's assign (+47 instructions per Account read).
         if (n <= c.size()) {
-          copy_bytes(std::ranges::data(c), p, n);
+          copy_bytes(std::data(c), p, n);
           c.erase(c.begin() + static_cast<std::ptrdiff_t>(n), c.end());
         } else {
           const auto* first = reinterpret_cast<const T*>(p);
@@ -407,7 +407,7 @@ struct sequence_codec {
   /// Elements that resize() cannot make (no public default constructor, see creation.hpp): the
   /// elements kept are read into where they can be, and each new one is created in place.
   static void read_created(source& in, C& c, std::size_t n) {
-    if constexpr (std::ranges::random_access_range<C> || std::ranges::bidirectional_range<C>) {
+    if constexpr (random_access_range<C> || bidirectional_range<C>) {
       if (!readable_in_place<T>) c.clear();
       if (n < c.size()) c.erase(std::next(c.begin(), static_cast<std::ptrdiff_t>(n)), c.end());
       const std::size_t reused = c.size();
@@ -443,7 +443,7 @@ struct sequence_codec {
     if (in.failed()) return;
     const auto [p, n, stride] = block;
     if (n == 0) return c.clear();
-    if constexpr (record_layout<T>::memory_is_wire && std::ranges::contiguous_range<C> &&
+    if constexpr (record_layout<T>::memory_is_wire && contiguous_range<C> &&
                   requires(const T* q) { c.assign(q, q + n); }) {
       if (stride == record_layout<T>::size) return replace_with_block(c, p, n, in.begin());
     }

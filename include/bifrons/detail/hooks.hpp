@@ -340,7 +340,7 @@ concept std_path_like = requires {
 template <class T>
 inline constexpr bool needs_types_header =
     hook_count<T> == 0 &&
-    (reflectable_aggregate<T> ? std_tuple_like<T> && std::ranges::range<T>  // std::array
+    (reflectable_aggregate<T> ? std_tuple_like<T> && range<T>  // std::array
                               : std_string_like<T> || std_string_view_like<T> || std_map_like<T> ||
                                     std_unordered_map_like<T> || std_set_like<T> || std_unordered_set_like<T> ||
                                     std_forward_list_like<T> || std_list_like<T> || std_deque_like<T> ||

@@ -133,8 +133,8 @@ constexpr bool scan_holds() {
     return any_holds<Scan, Next>(decltype(variant_types<U>(std::make_index_sequence<std::variant_size_v<U>>{})){});
   } else if constexpr (std_adapter_like<U>) {
     return scan_holds<Scan, typename U::container_type, Next>();
-  } else if constexpr (std::ranges::range<U>) {
-    return scan_holds<Scan, std::ranges::range_value_t<U>, Next>();
+  } else if constexpr (range<U>) {
+    return scan_holds<Scan, range_value_t<U>, Next>();
   } else if constexpr (std_tuple_like<U>) {
     return any_holds<Scan, Next>(decltype(tuple_types<U>(std::make_index_sequence<std::tuple_size_v<U>>{})){});
   } else {

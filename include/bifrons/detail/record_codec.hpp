@@ -351,7 +351,7 @@ template <class Range>
 std::byte* write_records(std::byte* out, const Range& r, std::size_t n) {
   using R = std::remove_cvref_t<decltype(*std::begin(r))>;
   using L = record_layout<R>;
-  if constexpr (L::memory_is_wire && std::contiguous_iterator<decltype(std::begin(r))>) {
+  if constexpr (L::memory_is_wire && contiguous_iterator<decltype(std::begin(r))>) {
     if (n != 0) std::memcpy(out, std::to_address(std::begin(r)), n * L::size);
     return out + n * L::size;
   } else {
@@ -367,7 +367,7 @@ template <class It>
 void read_records(source& in, const std::byte* p, std::size_t stride, It first, std::size_t n, std::size_t reused) {
   using R = std::iter_value_t<It>;
   using L = record_layout<R>;
-  if constexpr (L::memory_is_wire && std::contiguous_iterator<It>) {
+  if constexpr (L::memory_is_wire && contiguous_iterator<It>) {
     if (stride == L::size) {
       if (n != 0) std::memcpy(std::to_address(first), p, n * L::size);
       return;
