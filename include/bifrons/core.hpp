@@ -39,7 +39,8 @@ concept byte_like = sizeof(C) == 1 &&
                     (std::is_same_v<C, std::byte> || std::is_same_v<C, char> || std::is_same_v<C, unsigned char> ||
                      std::is_same_v<C, signed char> || std::is_same_v<C, char8_t>);
 
-/// Any contiguous range of bytes: span<const std::byte>, string_view, vector<char>, ...
+/// Bytes in one block, with std::data and std::size: span<const std::byte>, string_view,
+/// vector<char>, a C array, ...
 template <class R>
 concept byte_input = requires(const R& r) {
   { std::size(r) } -> std::convertible_to<std::size_t>;
