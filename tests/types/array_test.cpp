@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "test_support.hpp"
@@ -120,6 +121,16 @@ TEST(CArray, MembersThroughAHook) {
   EXPECT_EQ(std::string(back.tag, 4), "abcd");
   EXPECT_EQ(back.names[0], "x");
   EXPECT_EQ(back.names[1], "");
+}
+
+TEST(Array, RangeTraitsAgreeWithTheStandardConcepts) {
+  EXPECT_TRUE((range_traits_agree<std::array<std::int32_t, 3>>()));
+  EXPECT_TRUE((range_traits_agree<const std::array<std::string, 2>>()));
+  EXPECT_TRUE((range_traits_agree<std::int32_t[4]>()));
+  EXPECT_TRUE((range_traits_agree<const double[2][3]>()));
+  EXPECT_TRUE((range_traits_agree<std::span<const std::int32_t>>()));
+  EXPECT_TRUE((range_traits_agree<std::span<std::string, 2>>()));
+  EXPECT_TRUE((range_traits_agree<std::int32_t>()));
 }
 
 }  // namespace

@@ -101,8 +101,14 @@ TYPED_TEST_P(SequenceSuite, TrailingByteIsRejected) {
   EXPECT_TRUE(fails_with<TypeParam>(b, bifrons::errc::trailing_bytes, b.size() - 1));
 }
 
-REGISTER_TYPED_TEST_SUITE_P(SequenceSuite, EmptyIsTheCountZero, BytesFollowTheFormat, RoundTrips, LargeRoundTrips,
-                            ReadIntoExistingEqualsFreshRead, SameBytesAsVector, TruncatedInputFails,
-                            CountLargerThanInputFailsAtTheCount, TrailingByteIsRejected);
+TYPED_TEST_P(SequenceSuite, RangeTraitsAgreeWithTheStandardConcepts) {
+  EXPECT_TRUE(range_traits_agree<TypeParam>());
+  EXPECT_TRUE(range_traits_agree<const TypeParam>());
+}
+
+REGISTER_TYPED_TEST_SUITE_P(SequenceSuite, RangeTraitsAgreeWithTheStandardConcepts, EmptyIsTheCountZero,
+                            BytesFollowTheFormat, RoundTrips, LargeRoundTrips, ReadIntoExistingEqualsFreshRead,
+                            SameBytesAsVector, TruncatedInputFails, CountLargerThanInputFailsAtTheCount,
+                            TrailingByteIsRejected);
 
 }  // namespace bifrons_test

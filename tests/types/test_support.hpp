@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <initializer_list>
 #include <optional>
+#include <ranges>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -297,6 +298,21 @@ std::vector<T> samples(std::size_t n, std::size_t first = 0) {
 template <class C, class T>
 C make(const std::vector<T>& v) {
   return C(v.begin(), v.end());
+}
+
+// detail/range_traits.hpp reads the iterator's declared category instead of checking the standard
+// range concepts (for compile time); for the types the codecs meet the two must agree.
+template <class R>
+constexpr bool range_traits_agree() {
+  namespace d = bifrons::detail;
+  if constexpr (!std::ranges::range<R>) {
+    return !d::range<R>;
+  } else {
+    return d::range<R> && std::is_same_v<d::range_value_t<R>, std::ranges::range_value_t<R>> &&
+           d::contiguous_range<R> == std::ranges::contiguous_range<R> &&
+           d::random_access_range<R> == std::ranges::random_access_range<R> &&
+           d::bidirectional_range<R> == std::ranges::bidirectional_range<R>;
+  }
 }
 
 }  // namespace bifrons_test
