@@ -6,6 +6,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "test_support.hpp"
 
@@ -130,6 +131,7 @@ TEST(Array, RangeTraitsAgreeWithTheStandardConcepts) {
   EXPECT_TRUE((range_traits_agree<const double[2][3]>()));
   EXPECT_TRUE((range_traits_agree<std::span<const std::int32_t>>()));
   EXPECT_TRUE((range_traits_agree<std::span<std::string, 2>>()));
+  EXPECT_TRUE((range_traits_agree<std::vector<bool>>()));  // a proxy reference; the value is bool
   EXPECT_TRUE((range_traits_agree<std::int32_t>()));
 }
 

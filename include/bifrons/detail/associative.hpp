@@ -8,6 +8,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
+#include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>

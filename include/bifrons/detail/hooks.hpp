@@ -6,12 +6,12 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <type_traits>
 #include <utility>
 
 #include "../access.hpp"
 #include "codec.hpp"
+#include "range_traits.hpp"
 #include "reflection.hpp"
 
 namespace bifrons::detail {

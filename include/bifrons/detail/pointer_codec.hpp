@@ -32,7 +32,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <iterator>
 #include <memory>
 #include <string_view>
 #include <tuple>
@@ -46,6 +45,7 @@
 #include "creation.hpp"
 #include "hooks.hpp"
 #include "objects.hpp"
+#include "range_traits.hpp"
 #include "record_codec.hpp"
 #include "registry.hpp"
 #include "source.hpp"

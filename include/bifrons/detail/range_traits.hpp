@@ -25,9 +25,9 @@ concept range = requires(R& r) {
 
 template <range R>
 using iterator_t = decltype(std::begin(std::declval<R&>()));
-/// The element type, as std::ranges::range_value_t.
+/// The element type, as std::ranges::range_value_t (bool for vector<bool>, not its proxy reference).
 template <range R>
-using range_value_t = std::remove_cvref_t<decltype(*std::begin(std::declval<R&>()))>;
+using range_value_t = std::iter_value_t<iterator_t<R>>;
 
 /// A pointer, or an iterator that declares the contiguous category (C++20's iterator_concept).
 template <class I>
