@@ -107,9 +107,13 @@ TEST(ErrorPaths, HookFieldsMapKeysAndTopLevelValues) {
   EXPECT_EQ(r.path().substr(r.path().find('[')), "[0][0].#1");  // the map's element, the vector's
   EXPECT_EQ(r.type_name(), "bool");
   // A top-level scalar: its own type, no field.
+  // (As the compiler spells it: clang prints libc++'s preferred name of the type.)
   const auto s = bifrons::try_from_bytes<std::string>(B({0x05}));
-  EXPECT_EQ(s.path(), "std::basic_string<char>");
-  EXPECT_EQ(s.type_name(), "std::basic_string<char>");
+  const auto is_string = [](std::string_view name) {
+    return name == "std::basic_string<char>" || name == "std::string";
+  };
+  EXPECT_TRUE(is_string(s.path())) << s.path();
+  EXPECT_TRUE(is_string(s.type_name())) << s.type_name();
   // A read that succeeds has none.
   EXPECT_EQ(bifrons::try_from_bytes<std::string>(B({0x00})).path(), "");
 }

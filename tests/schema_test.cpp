@@ -16,8 +16,11 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <cwchar>
 #include <filesystem>
 #include <fstream>
+#include <ios>
 #include <iterator>
 #include <queue>
 #include <set>
@@ -153,12 +156,58 @@ struct TickRecord {
   double price = 0;
 };
 
+// Character traits for a string of octets. The standard defines std::char_traits only for the
+// character types, and libc++ (since 19) has no std::char_traits<unsigned char>: a string of
+// other code units needs traits of its own.
+struct octet_traits {
+  using char_type = std::uint8_t;
+  using int_type = unsigned;
+  using off_type = std::streamoff;
+  using pos_type = std::streampos;
+  using state_type = std::mbstate_t;
+  static constexpr void assign(char_type& to, const char_type& from) noexcept { to = from; }
+  static constexpr char_type* assign(char_type* p, std::size_t n, char_type c) noexcept {
+    for (std::size_t i = 0; i < n; ++i) p[i] = c;
+    return p;
+  }
+  static constexpr bool eq(char_type x, char_type y) noexcept { return x == y; }
+  static constexpr bool lt(char_type x, char_type y) noexcept { return x < y; }
+  static constexpr int compare(const char_type* x, const char_type* y, std::size_t n) noexcept {
+    for (std::size_t i = 0; i < n; ++i)
+      if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
+  }
+  static constexpr std::size_t length(const char_type* p) noexcept {
+    std::size_t n = 0;
+    while (p[n] != 0) ++n;
+    return n;
+  }
+  static constexpr const char_type* find(const char_type* p, std::size_t n, const char_type& c) noexcept {
+    for (std::size_t i = 0; i < n; ++i)
+      if (p[i] == c) return p + i;
+    return nullptr;
+  }
+  static char_type* move(char_type* to, const char_type* from, std::size_t n) noexcept {
+    if (n != 0) std::memmove(to, from, n);
+    return to;
+  }
+  static char_type* copy(char_type* to, const char_type* from, std::size_t n) noexcept {
+    if (n != 0) std::memcpy(to, from, n);
+    return to;
+  }
+  static constexpr int_type not_eof(int_type c) noexcept { return c == eof() ? 0 : c; }
+  static constexpr char_type to_char_type(int_type c) noexcept { return static_cast<char_type>(c); }
+  static constexpr int_type to_int_type(char_type c) noexcept { return c; }
+  static constexpr bool eq_int_type(int_type x, int_type y) noexcept { return x == y; }
+  static constexpr int_type eof() noexcept { return ~0u; }
+};
+
 struct Containers {
   std::deque<bool> bools;
   std::vector<bool> bits;
   std::list<std::int8_t> list;
   std::forward_list<std::string> forward;
-  std::basic_string<std::uint8_t> raw_bytes;
+  std::basic_string<std::uint8_t, octet_traits> raw_bytes;
   std::queue<std::int32_t> queue;
   std::stack<std::int32_t, std::vector<std::int32_t>> stack;
   std::priority_queue<std::int32_t> heap;
@@ -358,6 +407,17 @@ TEST(SchemaNames, CompilersSpellNamesAlike) {
   EXPECT_EQ(normalized("{anonymous}::A"), "(anonymous)::A");
   EXPECT_EQ(normalized("(anonymous namespace)::A"), "(anonymous)::A");
   EXPECT_EQ(bifrons::detail::derived_type_name<golden::Account>.view(), "golden::Account");
+  // clang with libc++ prints its strings' preferred names; with or without the inline namespace.
+  EXPECT_EQ(normalized("app::W<std::string, std::u8string_view>"),
+            "app::W<std::basic_string<char>, std::basic_string_view<char8_t>>");
+  EXPECT_EQ(normalized("std::__1::wstring"), "std::basic_string<wchar_t>");
+  // Only whole names: not a longer identifier, nor a name in another namespace.
+  EXPECT_EQ(normalized("std::strings"), "std::strings");
+  EXPECT_EQ(normalized("app::std::string"), "app::std::string");
+  EXPECT_EQ(normalized("mystd::string"), "mystd::string");
+  // Whatever the standard library, a template of strings is named alike.
+  EXPECT_EQ((bifrons::detail::derived_type_name<std::pair<std::string, std::u16string_view>>.view()),
+            "std::pair<std::basic_string<char>, std::basic_string_view<char16_t>>");
 }
 
 // ---- the canonical text ---------------------------------------------------------------------------

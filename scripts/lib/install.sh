@@ -64,7 +64,7 @@ apt_newest() {
   local v
   v=$(apt_versions "$1" | tail -n 1)
   # Empty package lists (a fresh machine): fetch them and look again.
-  if [[ -z $v ]] && apt_update_once; then v=$(apt_versions "$1" | tail -n 1); fi
+  if [[ -z $v ]] && apt_update_once >&2; then v=$(apt_versions "$1" | tail -n 1); fi
   echo "$v"
 }
 

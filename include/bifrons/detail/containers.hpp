@@ -51,12 +51,17 @@ concept segmented_sequence = random_access_range<C> && !contiguous_range<C>;
 
 /// Bytes a default-constructed T allocates beyond sizeof(T). libstdc++'s std::deque allocates
 /// its map (8 pointers) and a first block of 512 bytes even when it is empty, so a sequence
-/// of empty deques would otherwise cost 576 bytes per input byte. Other standard types
-/// allocate nothing until they hold elements.
+/// of empty deques would otherwise cost 576 bytes per input byte. libc++'s allocates nothing
+/// until its first element (first_segment_allocation). Other standard types allocate nothing
+/// until they hold elements.
 template <class T>
 constexpr std::size_t construction_allocation() {
   if constexpr (segmented_sequence<T>) {
+#if defined(_LIBCPP_VERSION)
+    return 0;
+#else
     return 8 * sizeof(void*) + std::max<std::size_t>(512, sizeof(range_value_t<T>));
+#endif
   } else if constexpr (std::is_array_v<T>) {
     return std::extent_v<T> * construction_allocation<std::remove_extent_t<T>>();
   } else if constexpr (range<T> && requires { std::tuple_size<T>::value; }) {  // std::array
@@ -74,6 +79,22 @@ constexpr std::size_t construction_allocation() {
 constexpr std::size_t node_size(std::size_t bytes) noexcept {
   constexpr std::size_t granule = alignof(std::max_align_t);
   return (bytes + granule - 1) / granule * granule;
+}
+
+/// Bytes a segmented sequence C (std::deque) allocates once it holds any element, beyond its
+/// elements: libc++ allocates a block of 4 KiB (16 elements, for elements of 256 bytes or more)
+/// and its map at the first element, so one element of input costs that much; a vector of
+/// one-byte deques would otherwise cost 4 KiB per 2 input bytes beyond the budget. (libstdc++'s
+/// first block and map come with construction_allocation.)
+template <class C>
+constexpr std::size_t first_segment_allocation() {
+#if defined(_LIBCPP_VERSION)
+  if constexpr (segmented_sequence<C>) {
+    using V = typename C::value_type;
+    return (sizeof(V) < 256 ? std::size_t{4096} : 16 * sizeof(V)) + 4 * sizeof(void*);
+  }
+#endif
+  return 0;
 }
 
 /// Bytes charged to the budget for each element of C.
@@ -370,9 +391,13 @@ struct sequence_codec {
   }
   static void read(source& in, C& c) {
     if constexpr (record<T>) return read_record_block(in, c);
+    [[maybe_unused]] const std::byte* start = in.position();
     if constexpr (memcpy_block_element<T> && requires(const T* p) { c.assign(p, p); }) {
       const std::size_t n = in.read_block_count(sizeof(T), allocation_per_element<C>(), c.max_size());
       if (in.failed()) return;
+      if constexpr (first_segment_allocation<C>() != 0) {
+        if (n != 0 && !in.charge(start, 1, first_segment_allocation<C>())) return;
+      }
       // read_block_count checked that the input holds n elements of sizeof(T) bytes (their wire
       // width).
       const std::byte* p = in.skip(n * sizeof(T));
@@ -393,6 +418,9 @@ struct sequence_codec {
     }
     const std::size_t n = in.read_count(element_min_size<T>(), allocation_per_element<C>(), c.max_size());
     if (in.failed()) return;
+    if constexpr (first_segment_allocation<C>() != 0) {
+      if (n != 0 && !in.charge(start, 1, first_segment_allocation<C>())) return;
+    }
     if constexpr (!default_created<T> || !readable_in_place<T>) {
       read_created(in, c, n);
     } else {
@@ -438,10 +466,14 @@ struct sequence_codec {
 
   /// varint(count), then (if count > 0) varint(stride) and count x stride bytes.
   static void read_record_block(source& in, C& c) {
+    [[maybe_unused]] const std::byte* start = in.position();
     const record_block block = take_record_block<T>(in, allocation_per_element<C>(), c.max_size());
     if (in.failed()) return;
     const auto [p, n, stride] = block;
     if (n == 0) return c.clear();
+    if constexpr (first_segment_allocation<C>() != 0) {
+      if (!in.charge(start, 1, first_segment_allocation<C>())) return;
+    }
     if constexpr (record_layout<T>::memory_is_wire && contiguous_range<C> &&
                   requires(const T* q) { c.assign(q, q + n); }) {
       if (stride == record_layout<T>::size) return replace_with_block(c, p, n, in.begin());

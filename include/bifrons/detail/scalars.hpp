@@ -67,8 +67,12 @@ constexpr bool fits(W v) noexcept {
 template <class T>
 inline constexpr std::uint64_t max_raw_varint = [] {
   using W = wire_integer_t<T>;
-  if constexpr (std::is_signed_v<W>)
-    return sizeof(T) >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * sizeof(T))) - 1;
+  // Two branches, not a conditional expression: clang (19) warns of the shift by 64 for 64-bit
+  // types even where the condition rules it out.
+  if constexpr (std::is_signed_v<W> && sizeof(T) >= 8)
+    return ~std::uint64_t{0};
+  else if constexpr (std::is_signed_v<W>)
+    return (std::uint64_t{1} << (8 * sizeof(T))) - 1;
   else if constexpr (std::is_same_v<std::remove_cv_t<T>, wchar_t>)
     return static_cast<std::uint64_t>(std::numeric_limits<std::make_unsigned_t<wchar_t>>::max());
   else

@@ -41,10 +41,28 @@ constexpr std::string_view last_identifier(std::string_view signature) noexcept 
   return signature.substr(begin, end - begin);
 }
 
+/// libc++ gives its strings and string views preferred names (`[[clang::preferred_name]]`), which
+/// clang prints instead of the template: these are the names libstdc++'s types get.
+struct preferred_name {
+  std::string_view alias, spelled;
+};
+inline constexpr preferred_name libcxx_preferred_names[] = {
+    {"std::string", "std::basic_string<char>"},
+    {"std::wstring", "std::basic_string<wchar_t>"},
+    {"std::u8string", "std::basic_string<char8_t>"},
+    {"std::u16string", "std::basic_string<char16_t>"},
+    {"std::u32string", "std::basic_string<char32_t>"},
+    {"std::string_view", "std::basic_string_view<char>"},
+    {"std::wstring_view", "std::basic_string_view<wchar_t>"},
+    {"std::u8string_view", "std::basic_string_view<char8_t>"},
+    {"std::u16string_view", "std::basic_string_view<char16_t>"},
+    {"std::u32string_view", "std::basic_string_view<char32_t>"},
+};
+
 /// The spelling rules that make GCC's and clang's names of one type agree (docs/schema.md,
-/// "Names"): inline namespaces of the standard libraries dropped, one spelling of anonymous
-/// namespaces, no space between closing angle brackets. Writes into out (if not null) and
-/// returns the length.
+/// "Names"): inline namespaces of the standard libraries dropped, libc++'s preferred names of
+/// strings spelled as templates, one spelling of anonymous namespaces, no space between closing
+/// angle brackets. Writes into out (if not null) and returns the length.
 constexpr std::size_t normalize_type_name(std::string_view in, char* out) noexcept {
   constexpr std::string_view dropped[] = {"__cxx11::", "__1::"};
   constexpr std::string_view anonymous[] = {"{anonymous}", "(anonymous namespace)"};
@@ -54,9 +72,30 @@ constexpr std::size_t normalize_type_name(std::string_view in, char* out) noexce
     if (out) out[n] = c;
     ++n;
   };
+  // The length of the std:: name at i, spelled with or without libc++'s inline namespace, or 0:
+  // it must not be part of a longer identifier or qualified name on either side.
+  const auto name_at = [&](std::size_t i, std::string_view name) -> std::size_t {
+    if (i > 0 && (identifier_char(in[i - 1]) || in[i - 1] == ':')) return 0;
+    constexpr std::string_view std_prefix = "std::", inline_prefix = "std::__1::";
+    const std::size_t prefix = in.substr(i, inline_prefix.size()) == inline_prefix ? inline_prefix.size()
+                                                                                   : std_prefix.size();
+    const std::string_view rest = name.substr(std_prefix.size());
+    if (in.substr(i, std_prefix.size()) != std_prefix || in.substr(i + prefix, rest.size()) != rest) return 0;
+    const std::size_t end = i + prefix + rest.size();
+    return end == in.size() || !identifier_char(in[end]) ? end - i : 0;
+  };
   std::size_t i = 0;
   while (i < in.size()) {
     bool matched = false;
+    for (const preferred_name& p : libcxx_preferred_names) {
+      const std::size_t length = matched ? 0 : name_at(i, p.alias);
+      if (length != 0) {
+        for (char c : p.spelled) put(c);
+        i += length;
+        matched = true;
+      }
+    }
+    if (matched) continue;
     for (std::string_view d : dropped) {
       if (in.substr(i, d.size()) == d) {
         i += d.size();
