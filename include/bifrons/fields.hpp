@@ -160,7 +160,8 @@ struct codec<base_ref<Base, Derived>> {
  private:
   // Loading the code that serializes Derived registers Derived -> B for polymorphic pointers.
   static void register_relation() noexcept {
-    if constexpr (std::is_polymorphic_v<B>) (void)&detail::relation_registration<Derived, B>::instance;
+    if constexpr (std::is_polymorphic_v<B> && BIFRONS_HAS_RTTI)
+      (void)&detail::relation_registration<Derived, B>::instance;
   }
   // The virtual bases met so far in the complete object (a write session or the object table).
   template <class Scope>

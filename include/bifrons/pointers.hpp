@@ -42,10 +42,11 @@ constexpr owning_ref<T> owning(T* const& pointer) noexcept {
 namespace detail {
 template <class T>
 inline constexpr bool pointee_supported = !std::is_void_v<T> && !std::is_function_v<T> &&
-                                          !std::is_same_v<std::remove_cv_t<T>, char>;
+                                          !std::is_same_v<std::remove_cv_t<T>, char> && !polymorphic_without_rtti<T>();
 
 template <class T>
 constexpr void check_pointee() {
+  static_assert(rtti_if_polymorphic<T>, BIFRONS_RTTI_REFUSAL);
   static_assert(!std::is_void_v<T> && !std::is_function_v<T>,
                 "bifrons: a pointer to void or to a function cannot be serialized: point to an object type");
   static_assert(!std::is_same_v<std::remove_cv_t<T>, char>,

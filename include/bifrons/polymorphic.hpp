@@ -39,7 +39,7 @@ namespace detail {
 template <class T>
 const polymorphic_ops& polymorphic_ops_of() {
   static const polymorphic_ops ops{
-      &typeid(T),
+      &type_of<T>(),
       sizeof(T),
       [](const void* object) { return codec<T>::size(*static_cast<const T*>(object)); },
       [](std::byte* out, const void* object) { return codec<T>::write(out, *static_cast<const T*>(object)); },
@@ -62,6 +62,9 @@ const polymorphic_ops& polymorphic_ops_of() {
 /// BIFRONS_REGISTER, which makes one at namespace scope).
 template <class T, class... Bases>
 class registration {
+  static_assert(BIFRONS_HAS_RTTI && sizeof(T) != 0,
+                "bifrons: registering a polymorphic class needs RTTI, and the program is compiled without it "
+                "(-fno-rtti): compile with RTTI to hold polymorphic objects by pointer");
   static_assert(std::is_polymorphic_v<T>,
                 "bifrons: BIFRONS_REGISTER is for polymorphic classes (with a virtual function), whose objects "
                 "pointers to a base may hold; other classes need no registration");
@@ -96,18 +99,21 @@ class registration {
     r.add_type(name, &detail::polymorphic_ops_of<T>());
 #if BIFRONS_HAS_EXCEPTIONS
     try {
-      (r.add_relation(typeid(T), typeid(Bases), &detail::relation_registration<T, Bases>::cast), ...);
+      (r.add_relation(detail::type_of<T>(), detail::type_of<Bases>(), &detail::relation_registration<T, Bases>::cast),
+       ...);
     } catch (...) {
       r.remove_type(&detail::polymorphic_ops_of<T>());
       throw;
     }
 #else
-    (r.add_relation(typeid(T), typeid(Bases), &detail::relation_registration<T, Bases>::cast), ...);
+    (r.add_relation(detail::type_of<T>(), detail::type_of<Bases>(), &detail::relation_registration<T, Bases>::cast),
+     ...);
 #endif
   }
   void remove() noexcept {
     detail::registry& r = detail::the_registry();
-    (r.remove_relation(typeid(T), typeid(Bases), &detail::relation_registration<T, Bases>::cast), ...);
+    (r.remove_relation(detail::type_of<T>(), detail::type_of<Bases>(), &detail::relation_registration<T, Bases>::cast),
+     ...);
     r.remove_type(&detail::polymorphic_ops_of<T>());
   }
 };

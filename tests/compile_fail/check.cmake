@@ -16,6 +16,7 @@
 # unless the second line of SOURCE says otherwise:
 #   // errors: any      (the harness's self-test, which is not a refusal)
 #   // errors: N        (at most N errors: a cascade that could not be stopped)
+# A line `// flags: <flags>` near the top adds compiler flags (e.g. -fno-rtti).
 
 foreach(_var CXX SOURCE INCLUDE_DIR)
   if(NOT DEFINED ${_var} OR "${${_var}}" STREQUAL "")
@@ -32,8 +33,14 @@ if(NOT _first_line MATCHES "^//[ \t]*expect:[ \t]*(.*[^ \t\r])[ \t\r]*$")
 endif()
 set(_expect "${CMAKE_MATCH_1}")
 
+# Extra compiler flags, from a line `// flags: <flags>` among the first lines (e.g. -fno-rtti).
+set(_flags)
+if(_head MATCHES "\n//[ \t]*flags:[ \t]*([^\n]*[^ \t\r\n])")
+  separate_arguments(_flags UNIX_COMMAND "${CMAKE_MATCH_1}")
+endif()
+
 # Colour codes would get in the way of the regex.
-set(_cmd "${CXX}" -std=c++20 -fsyntax-only -fdiagnostics-color=never
+set(_cmd "${CXX}" -std=c++20 -fsyntax-only -fdiagnostics-color=never ${_flags}
          "-I${INCLUDE_DIR}" "${SOURCE}")
 execute_process(
   COMMAND ${_cmd}

@@ -12,6 +12,14 @@
 #define BIFRONS_HAS_EXCEPTIONS 0
 #endif
 
+// Run-time type information (off with -fno-rtti): only pointers to polymorphic classes and
+// their registration need it; everything else compiles without it.
+#if defined(__cpp_rtti) || defined(__GXX_RTTI) || defined(_CPPRTTI)
+#define BIFRONS_HAS_RTTI 1
+#else
+#define BIFRONS_HAS_RTTI 0
+#endif
+
 // GCC and clang extensions (attributes, __builtin_bswap). Other compilers get portable code; a
 // user can also switch them off with -DBIFRONS_NO_COMPILER_EXTENSIONS.
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(BIFRONS_NO_COMPILER_EXTENSIONS)

@@ -53,6 +53,23 @@
 
 namespace bifrons::detail {
 
+/// A pointer to a polymorphic class needs RTTI to find the class of the object it points to:
+/// without it, every pointer codec refuses such a pointee in its class, with rtti_refusal, and
+/// its functions do nothing (so that the refusal is the only error).
+template <class T>
+constexpr bool polymorphic_without_rtti() {
+  if constexpr (std::is_class_v<T>)
+    return std::is_polymorphic_v<T> && !BIFRONS_HAS_RTTI;
+  else
+    return false;
+}
+template <class T>
+inline constexpr bool rtti_if_polymorphic = !polymorphic_without_rtti<T>();
+#define BIFRONS_RTTI_REFUSAL                                                                              \
+  "bifrons: a pointer to a polymorphic class (one with a virtual function) needs RTTI to find the class " \
+  "of the object it points to, and the program is compiled without it (-fno-rtti): compile with RTTI, "   \
+  "or hold the object by value"
+
 inline constexpr std::uint64_t null_tag = 0;
 inline constexpr std::uint64_t new_object_tag = 1;
 inline constexpr std::uint64_t polymorphic_tag = 2;
@@ -184,8 +201,8 @@ BIFRONS_INLINE bool identify(write_session& s, const T* p, pointee& out) {
     out = {p, type_key<T>, nullptr, 0};
     return true;
   } else {
-    const std::size_t i = s.dynamic(typeid(*p));
-    const write_session::dynamic_type& d = s.relate(i, typeid(T));
+    const std::size_t i = s.dynamic(dynamic_type_of(p));
+    const write_session::dynamic_type& d = s.relate(i, type_of<T>());
     if (d.same) {
       out = {p, d.registered != nullptr ? static_cast<const void*>(d.registered) : type_key<T>, nullptr, i};
       return true;
@@ -439,7 +456,7 @@ void introduce_by_value(const T& v) {
 template <class T>
 BIFRONS_INLINE object_table::entry& enter_static(object_table& table, void* address, object_kind kind) {
   if constexpr (std::is_polymorphic_v<T>) {
-    if (const registered_type* type = table.registered(typeid(T))) return table.add(address, type, kind, true);
+    if (const registered_type* type = table.registered(type_of<T>())) return table.add(address, type, kind, true);
   }
   return table.add(address, type_key<T>, kind, false);
 }
@@ -488,7 +505,7 @@ BIFRONS_COLD bool resolve_other_reference(source& in, const std::byte* at, objec
   }
   if constexpr (std::is_polymorphic_v<T>) {
     if (e.registered && e.address != nullptr) {
-      if (const cast_path* path = in.objects().cast(e.dynamic(), typeid(T))) {
+      if (const cast_path* path = in.objects().cast(e.dynamic(), type_of<T>())) {
         out = {&e, path->apply(e.address)};
         return true;
       }
@@ -615,7 +632,7 @@ inline bool skip_unknown_object(source& in, const std::byte* at, std::uint64_t i
 template <class T>
 BIFRONS_INLINE const cast_path* cast_to(source& in, object_table& table, const std::byte* at,
                                         const polymorphic_header& h) {
-  const cast_path* path = table.cast_named(h.index, typeid(T));
+  const cast_path* path = table.cast_named(h.index, type_of<T>());
   if (path == nullptr) in.fail_at(errc::invalid_value, at);
   return path;
 }
@@ -661,7 +678,7 @@ void unique_read_new(source& in, const std::byte* at, std::uint64_t tag, std::un
       }
       const cast_path* path = cast_to<U>(in, table, at, h);
       if (path == nullptr || !in.count_object(at)) return;
-      const bool created = !p || !readable_in_place<T> || typeid(*p) != *h.type->type;
+      const bool created = !p || !readable_in_place<T> || dynamic_type_of(p) != *h.type->type;
       void* object;
       if (created) {
         if (!in.charge(at, 1, h.type->ops->object_size)) return;
@@ -681,7 +698,7 @@ void unique_read_new(source& in, const std::byte* at, std::uint64_t tag, std::un
   } else {
     if (!in.count_object(at)) return;
     if constexpr (std::is_polymorphic_v<U>) {
-      if (p && typeid(*p) != typeid(U)) p.reset();  // the data holds a T, not the derived object
+      if (p && dynamic_type_of(p) != type_of<U>()) p.reset();  // the data holds a T, not the derived object
     }
     // Only where something can refer to the object does it go into the table.
     object_table* table = in.tracks_objects() ? &in.objects() : nullptr;
@@ -757,7 +774,7 @@ void owning_read(source& in, T*& p) {
     // An object of another dynamic type than the data's, or one that cannot be read into, is replaced.
     bool replaced = !readable_in_place<T>;
     if constexpr (std::is_polymorphic_v<T>)
-      replaced = replaced || typeid(*p) != (type != nullptr ? *type->type : typeid(T));
+      replaced = replaced || dynamic_type_of(p) != (type != nullptr ? *type->type : type_of<T>());
     if (replaced) {
       delete p;
       p = nullptr;

@@ -327,13 +327,42 @@ BIFRONS_VISIBLE inline registry& the_registry() {
   return r;
 }
 
+/// typeid(T) and typeid(*p). Without RTTI, a program may not even contain a typeid expression
+/// in a template it never instantiates; these stand in for it, and are refused only where used
+/// (a pointer to a polymorphic class, whose codec refuses it first: pointers.hpp).
+#if BIFRONS_HAS_RTTI
+template <class T>
+const std::type_info& type_of() noexcept {
+  return typeid(T);
+}
+/// p: a pointer, raw or smart.
+template <class Pointer>
+const std::type_info& dynamic_type_of(const Pointer& p) {
+  return typeid(*p);
+}
+#else
+template <class T>
+inline constexpr bool rtti_available = false;
+template <class T>
+[[noreturn]] const std::type_info& type_of() noexcept {
+  static_assert(rtti_available<T>, "bifrons: this needs RTTI, and the program is compiled without it (-fno-rtti)");
+  std::abort();
+}
+template <class Pointer>
+[[noreturn]] const std::type_info& dynamic_type_of(const Pointer&) {
+  static_assert(rtti_available<Pointer>,
+                "bifrons: this needs RTTI, and the program is compiled without it (-fno-rtti)");
+  std::abort();
+}
+#endif
+
 /// Registers Derived -> Base while the program (or the library that instantiates it) is
 /// loaded: `base<B>(*this)` in the hook of a polymorphic class names the relation this way.
 template <class Derived, class Base>
 struct relation_registration {
   static void* cast(void* p) noexcept { return static_cast<Base*>(static_cast<Derived*>(p)); }
-  relation_registration() { the_registry().add_relation(typeid(Derived), typeid(Base), &cast); }
-  ~relation_registration() { the_registry().remove_relation(typeid(Derived), typeid(Base), &cast); }
+  relation_registration() { the_registry().add_relation(type_of<Derived>(), type_of<Base>(), &cast); }
+  ~relation_registration() { the_registry().remove_relation(type_of<Derived>(), type_of<Base>(), &cast); }
   relation_registration(const relation_registration&) = delete;
   relation_registration& operator=(const relation_registration&) = delete;
   static const relation_registration instance;

@@ -118,7 +118,7 @@ class schema_builder {
   template <class T>
   void describe_registered() {
     (void)describe<T>();
-    if (the_registry().find(typeid(T)) == nullptr)
+    if (the_registry().find(type_of<T>()) == nullptr)
       fail("bifrons::schema: " + std::string(schema_name_of<T>()) +
            " is listed as a registered class, but this program has not registered it (BIFRONS_REGISTER)");
   }
@@ -493,7 +493,7 @@ template <class T>
 json::value describe_class(schema_builder& b) {
   constexpr std::string_view name = schema_name_of<T>();
   if (b.begin(name, &schema_key<T>)) {
-    if constexpr (std::is_polymorphic_v<T>) b.polymorphic_class(name, typeid(T));
+    if constexpr (std::is_polymorphic_v<T> && BIFRONS_HAS_RTTI) b.polymorphic_class(name, type_of<T>());
     if constexpr (record<T>)
       b.define(name, record_definition<T>(b));
     else if constexpr (std::is_abstract_v<T>)

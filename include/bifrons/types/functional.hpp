@@ -14,17 +14,25 @@ namespace bifrons {
 
 template <class T>
 struct codec<std::reference_wrapper<T>> {
+  static_assert(detail::rtti_if_polymorphic<T>, BIFRONS_RTTI_REFUSAL);
   using U = std::remove_cv_t<T>;
 
+  static constexpr bool ok = detail::rtti_if_polymorphic<T>;
   static constexpr std::size_t min_size = 1;
-  static std::size_t size(const std::reference_wrapper<T>& r) { return detail::observer_size<U>(&r.get()); }
+  static std::size_t size(const std::reference_wrapper<T>& r) {
+    if constexpr (ok) return detail::observer_size<U>(&r.get());
+    return 0;
+  }
   static std::byte* write(std::byte* out, const std::reference_wrapper<T>& r) {
-    return detail::replayed_write<U>(out, [&] { return &r.get(); });
+    if constexpr (ok) return detail::replayed_write<U>(out, [&] { return &r.get(); });
+    return out;
   }
   static void read(detail::source& in, std::reference_wrapper<T>& r) {
-    T* p = &r.get();
-    detail::observer_read(in, p, false);
-    r = *p;
+    if constexpr (ok) {
+      T* p = &r.get();
+      detail::observer_read(in, p, false);
+      r = *p;
+    }
   }
 };
 }  // namespace bifrons

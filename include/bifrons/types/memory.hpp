@@ -27,6 +27,7 @@ namespace bifrons {
 
 template <class T>
 struct codec<std::unique_ptr<T>> {
+  static_assert(detail::rtti_if_polymorphic<T>, BIFRONS_RTTI_REFUSAL);
   static_assert(!std::is_polymorphic_v<T> || std::has_virtual_destructor_v<T>,
                 "bifrons: unique_ptr<T> of a polymorphic T without a virtual destructor: reading may create an "
                 "object of a derived class, which unique_ptr<T> would delete as a T. Declare `virtual ~T()`.");
@@ -34,34 +35,59 @@ struct codec<std::unique_ptr<T>> {
 
   using U = std::remove_cv_t<T>;
 
+  static constexpr bool ok = detail::rtti_if_polymorphic<T>;
   static constexpr std::size_t min_size = 1;
-  static std::size_t size(const std::unique_ptr<T>& p) { return detail::unique_size<U, false>(p.get()); }
-  static std::byte* write(std::byte* out, const std::unique_ptr<T>& p) { return detail::unique_write<U>(out, p.get()); }
-  BIFRONS_INLINE static void read(detail::source& in, std::unique_ptr<T>& p) { detail::unique_read(in, p); }
+  static std::size_t size(const std::unique_ptr<T>& p) {
+    if constexpr (ok) return detail::unique_size<U, false>(p.get());
+    return 0;
+  }
+  static std::byte* write(std::byte* out, const std::unique_ptr<T>& p) {
+    if constexpr (ok) return detail::unique_write<U>(out, p.get());
+    return out;
+  }
+  BIFRONS_INLINE static void read(detail::source& in, std::unique_ptr<T>& p) {
+    if constexpr (ok) detail::unique_read(in, p);
+  }
 };
 
 template <class T>
 struct codec<std::shared_ptr<T>> {
+  static_assert(detail::rtti_if_polymorphic<T>, BIFRONS_RTTI_REFUSAL);
   static_assert(!std::is_array_v<T>, "bifrons: shared_ptr<T[]> has no size; use std::vector<T>");
   using U = std::remove_cv_t<T>;
 
+  static constexpr bool ok = detail::rtti_if_polymorphic<T>;
   static constexpr std::size_t min_size = 1;
-  static std::size_t size(const std::shared_ptr<T>& p) { return detail::shared_size<U>(p, false); }
-  static std::byte* write(std::byte* out, const std::shared_ptr<T>& p) {
-    return detail::replayed_write<U>(out, [&] { return p.get(); });
+  static std::size_t size(const std::shared_ptr<T>& p) {
+    if constexpr (ok) return detail::shared_size<U>(p, false);
+    return 0;
   }
-  BIFRONS_INLINE static void read(detail::source& in, std::shared_ptr<T>& p) { detail::shared_read(in, p, false); }
+  static std::byte* write(std::byte* out, const std::shared_ptr<T>& p) {
+    if constexpr (ok) return detail::replayed_write<U>(out, [&] { return p.get(); });
+    return out;
+  }
+  BIFRONS_INLINE static void read(detail::source& in, std::shared_ptr<T>& p) {
+    if constexpr (ok) detail::shared_read(in, p, false);
+  }
 };
 
 template <class T>
 struct codec<std::weak_ptr<T>> {
+  static_assert(detail::rtti_if_polymorphic<T>, BIFRONS_RTTI_REFUSAL);
   using U = std::remove_cv_t<T>;
 
+  static constexpr bool ok = detail::rtti_if_polymorphic<T>;
   static constexpr std::size_t min_size = 1;
-  static std::size_t size(const std::weak_ptr<T>& w) { return detail::shared_size<U>(w.lock(), true); }
-  static std::byte* write(std::byte* out, const std::weak_ptr<T>& w) {
-    return detail::replayed_write<U>(out, [&] { return w.lock(); });
+  static std::size_t size(const std::weak_ptr<T>& w) {
+    if constexpr (ok) return detail::shared_size<U>(w.lock(), true);
+    return 0;
   }
-  BIFRONS_INLINE static void read(detail::source& in, std::weak_ptr<T>& w) { detail::weak_read(in, w); }
+  static std::byte* write(std::byte* out, const std::weak_ptr<T>& w) {
+    if constexpr (ok) return detail::replayed_write<U>(out, [&] { return w.lock(); });
+    return out;
+  }
+  BIFRONS_INLINE static void read(detail::source& in, std::weak_ptr<T>& w) {
+    if constexpr (ok) detail::weak_read(in, w);
+  }
 };
 }  // namespace bifrons
