@@ -42,7 +42,7 @@ constexpr owning_ref<T> owning(T* const& pointer) noexcept {
 namespace detail {
 template <class T>
 inline constexpr bool pointee_supported = !std::is_void_v<T> && !std::is_function_v<T> &&
-                                          !std::is_same_v<std::remove_cv_t<T>, char> && !polymorphic_without_rtti<T>();
+                                          !std::is_same_v<std::remove_cv_t<T>, char> && rtti_if_polymorphic<T>;
 
 template <class T>
 constexpr void check_pointee() {

@@ -29,8 +29,8 @@
 // The core's include graph leaves out <ranges>, <functional> and <algorithm>, whose views,
 // searchers and parallel overloads it does not use and which cost a minimal program a sixth of
 // its compile (docs/design.md). Ranges are asked about through range_traits.hpp; std::less comes
-// with <memory>, and std::min, std::max and std::mismatch with <memory> and <string>, as
-// libstdc++ ships them (the only standard library the tests build with).
+// with <memory>, and std::min, std::max and std::mismatch with <memory> and <string>, in
+// libstdc++ and libc++ alike (the libcxx test stage builds every test with libc++).
 #include <concepts>
 #include <cstddef>
 #include <cstdint>

@@ -394,10 +394,7 @@ struct sequence_codec {
     [[maybe_unused]] const std::byte* start = in.position();
     if constexpr (memcpy_block_element<T> && requires(const T* p) { c.assign(p, p); }) {
       const std::size_t n = in.read_block_count(sizeof(T), allocation_per_element<C>(), c.max_size());
-      if (in.failed()) return;
-      if constexpr (first_segment_allocation<C>() != 0) {
-        if (n != 0 && !in.charge(start, 1, first_segment_allocation<C>())) return;
-      }
+      if (in.failed() || !charge_first_segment(in, start, n)) return;
       // read_block_count checked that the input holds n elements of sizeof(T) bytes (their wire
       // width).
       const std::byte* p = in.skip(n * sizeof(T));
@@ -417,10 +414,7 @@ struct sequence_codec {
       return;
     }
     const std::size_t n = in.read_count(element_min_size<T>(), allocation_per_element<C>(), c.max_size());
-    if (in.failed()) return;
-    if constexpr (first_segment_allocation<C>() != 0) {
-      if (n != 0 && !in.charge(start, 1, first_segment_allocation<C>())) return;
-    }
+    if (in.failed() || !charge_first_segment(in, start, n)) return;
     if constexpr (!default_created<T> || !readable_in_place<T>) {
       read_created(in, c, n);
     } else {
@@ -431,6 +425,16 @@ struct sequence_codec {
   }
 
  private:
+  /// Charges first_segment_allocation (libc++'s deque) once c will hold any of the n elements
+  /// whose count starts at `at`; false after a refusal.
+  BIFRONS_INLINE static bool charge_first_segment([[maybe_unused]] source& in, [[maybe_unused]] const std::byte* at,
+                                                  [[maybe_unused]] std::size_t n) noexcept {
+    if constexpr (first_segment_allocation<C>() != 0)
+      return n == 0 || in.charge(at, 1, first_segment_allocation<C>());
+    else
+      return true;
+  }
+
   /// Elements that resize() cannot make (no public default constructor, see creation.hpp): the
   /// elements kept are read into where they can be, and each new one is created in place.
   static void read_created(source& in, C& c, std::size_t n) {
@@ -471,9 +475,7 @@ struct sequence_codec {
     if (in.failed()) return;
     const auto [p, n, stride] = block;
     if (n == 0) return c.clear();
-    if constexpr (first_segment_allocation<C>() != 0) {
-      if (!in.charge(start, 1, first_segment_allocation<C>())) return;
-    }
+    if (!charge_first_segment(in, start, n)) return;
     if constexpr (record_layout<T>::memory_is_wire && contiguous_range<C> &&
                   requires(const T* q) { c.assign(q, q + n); }) {
       if (stride == record_layout<T>::size) return replace_with_block(c, p, n, in.begin());

@@ -54,17 +54,10 @@
 namespace bifrons::detail {
 
 /// A pointer to a polymorphic class needs RTTI to find the class of the object it points to:
-/// without it, every pointer codec refuses such a pointee in its class, with rtti_refusal, and
-/// its functions do nothing (so that the refusal is the only error).
+/// without it, every pointer codec refuses such a pointee in its class, with
+/// BIFRONS_RTTI_REFUSAL, and its functions do nothing (so that the refusal is the only error).
 template <class T>
-constexpr bool polymorphic_without_rtti() {
-  if constexpr (std::is_class_v<T>)
-    return std::is_polymorphic_v<T> && !BIFRONS_HAS_RTTI;
-  else
-    return false;
-}
-template <class T>
-inline constexpr bool rtti_if_polymorphic = !polymorphic_without_rtti<T>();
+inline constexpr bool rtti_if_polymorphic = BIFRONS_HAS_RTTI || !std::is_polymorphic_v<T>;
 #define BIFRONS_RTTI_REFUSAL                                                                              \
   "bifrons: a pointer to a polymorphic class (one with a virtual function) needs RTTI to find the class " \
   "of the object it points to, and the program is compiled without it (-fno-rtti): compile with RTTI, "   \

@@ -14,10 +14,10 @@ namespace bifrons {
 
 template <class T>
 struct codec<std::reference_wrapper<T>> {
-  static_assert(detail::rtti_if_polymorphic<T>, BIFRONS_RTTI_REFUSAL);
+  static constexpr bool ok = detail::rtti_if_polymorphic<T>;
+  static_assert(ok, BIFRONS_RTTI_REFUSAL);
   using U = std::remove_cv_t<T>;
 
-  static constexpr bool ok = detail::rtti_if_polymorphic<T>;
   static constexpr std::size_t min_size = 1;
   static std::size_t size(const std::reference_wrapper<T>& r) {
     if constexpr (ok) return detail::observer_size<U>(&r.get());

@@ -27,7 +27,8 @@ namespace bifrons {
 
 template <class T>
 struct codec<std::unique_ptr<T>> {
-  static_assert(detail::rtti_if_polymorphic<T>, BIFRONS_RTTI_REFUSAL);
+  static constexpr bool ok = detail::rtti_if_polymorphic<T>;
+  static_assert(ok, BIFRONS_RTTI_REFUSAL);
   static_assert(!std::is_polymorphic_v<T> || std::has_virtual_destructor_v<T>,
                 "bifrons: unique_ptr<T> of a polymorphic T without a virtual destructor: reading may create an "
                 "object of a derived class, which unique_ptr<T> would delete as a T. Declare `virtual ~T()`.");
@@ -35,7 +36,6 @@ struct codec<std::unique_ptr<T>> {
 
   using U = std::remove_cv_t<T>;
 
-  static constexpr bool ok = detail::rtti_if_polymorphic<T>;
   static constexpr std::size_t min_size = 1;
   static std::size_t size(const std::unique_ptr<T>& p) {
     if constexpr (ok) return detail::unique_size<U, false>(p.get());
@@ -52,11 +52,11 @@ struct codec<std::unique_ptr<T>> {
 
 template <class T>
 struct codec<std::shared_ptr<T>> {
-  static_assert(detail::rtti_if_polymorphic<T>, BIFRONS_RTTI_REFUSAL);
+  static constexpr bool ok = detail::rtti_if_polymorphic<T>;
+  static_assert(ok, BIFRONS_RTTI_REFUSAL);
   static_assert(!std::is_array_v<T>, "bifrons: shared_ptr<T[]> has no size; use std::vector<T>");
   using U = std::remove_cv_t<T>;
 
-  static constexpr bool ok = detail::rtti_if_polymorphic<T>;
   static constexpr std::size_t min_size = 1;
   static std::size_t size(const std::shared_ptr<T>& p) {
     if constexpr (ok) return detail::shared_size<U>(p, false);
@@ -73,10 +73,10 @@ struct codec<std::shared_ptr<T>> {
 
 template <class T>
 struct codec<std::weak_ptr<T>> {
-  static_assert(detail::rtti_if_polymorphic<T>, BIFRONS_RTTI_REFUSAL);
+  static constexpr bool ok = detail::rtti_if_polymorphic<T>;
+  static_assert(ok, BIFRONS_RTTI_REFUSAL);
   using U = std::remove_cv_t<T>;
 
-  static constexpr bool ok = detail::rtti_if_polymorphic<T>;
   static constexpr std::size_t min_size = 1;
   static std::size_t size(const std::weak_ptr<T>& w) {
     if constexpr (ok) return detail::shared_size<U>(w.lock(), true);
