@@ -126,11 +126,10 @@ class registration {
 /// Registers a polymorphic class under a stable name, at namespace scope:
 /// `BIFRONS_REGISTER(Circle, "shapes.Circle");` or, with bases that the class's hook does not
 /// name with base<B> (interfaces without data), `BIFRONS_REGISTER(Circle, "shapes.Circle", Shape);`.
-/// A type with commas (a template with several arguments) needs an alias first. Registrations
-/// may share a line (a macro of the user's that registers several types): the registration object
-/// is named by __COUNTER__, which GCC, clang and MSVC all provide, not by the line number.
+/// A type with commas (a template with several arguments) needs an alias first; one line holds
+/// one registration (the line number names the registration object).
 #define BIFRONS_REGISTER(Type, Name, ...)                                                                            \
   static const ::bifrons::registration<Type __VA_OPT__(, ) __VA_ARGS__> BIFRONS_DETAIL_CONCAT(bifrons_registration_, \
-                                                                                              __COUNTER__) {         \
+                                                                                              __LINE__) {            \
     Name                                                                                                             \
   }
