@@ -379,6 +379,63 @@ TEST(SerializedSize, StructHeadersGrowWithTheBody) {
   EXPECT_EQ(round_trip(big).s, big.s);
 }
 
+// ---- size_bound -------------------------------------------------------------------------------------------
+
+// A buffer of size_bound(value) bytes holds the encoding: the write into it succeeds and gives
+// to_bytes' bytes.
+template <class T>
+void check_bound(const T& value) {
+  const std::size_t bound = bifrons::size_bound(value);
+  const bytes expected = bifrons::to_bytes(value);
+  EXPECT_GE(bound, expected.size()) << hex_of(value);
+  bytes buffer(bound);
+  const auto written = bifrons::try_to_bytes(value, std::span<std::byte>(buffer));
+  ASSERT_TRUE(written.has_value()) << hex_of(value);
+  EXPECT_EQ(hex(bytes(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(written.value()))), hex(expected));
+}
+
+struct BoundedQuote {
+  std::int64_t id;
+  double price;
+  char symbol[8];
+  bool active;
+};
+
+struct HookedNames {
+  std::vector<std::string> names;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(names);
+  }
+};
+
+TEST(SizeBound, ABufferOfTheBoundHoldsTheEncoding) {
+  check_bound(std::numeric_limits<std::uint64_t>::max());
+  check_bound(std::string(300, 's'));
+  check_bound(std::vector<std::int32_t>(1000, -1));
+  check_bound(big_sample());
+  check_bound(std::vector<Sample>(3, big_sample()));
+  check_bound(BoundedQuote{-1, 1.5, "ABCDEFG", true});
+  check_bound(std::make_shared<int>(3));
+  check_bound(HookedNames{{"a", "bc"}});
+}
+
+TEST(SizeBound, IsOneConstantForAStructOfBoundedFields) {
+  // A buffer sized once holds every value: the bound does not look at the fields.
+  const BoundedQuote small{0, 0.0, "", false};
+  const BoundedQuote large{std::numeric_limits<std::int64_t>::min(), -1e300, "ZZZZZZZ", true};
+  EXPECT_EQ(bifrons::size_bound(small), bifrons::size_bound(large));
+  EXPECT_LT(bifrons::serialized_size(small), bifrons::size_bound(small));
+  EXPECT_EQ(bifrons::size_bound(large), bifrons::serialized_size(large));
+}
+
+TEST(SizeBound, ValuesWithPointersGetTheExactSize) {
+  const auto shared = std::make_shared<std::string>("shared");
+  const std::vector<std::shared_ptr<std::string>> twice{shared, shared};
+  EXPECT_EQ(bifrons::size_bound(twice), bifrons::serialized_size(twice));
+  check_bound(twice);
+}
+
 // ---- from_bytes -------------------------------------------------------------------------------------------
 
 TEST(FromBytes, AcceptsAnyContiguousByteRange) {

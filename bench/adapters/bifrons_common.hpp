@@ -6,6 +6,7 @@
 
 #include <bifrons/bifrons.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -46,15 +47,18 @@ namespace bench_bifrons {
 struct adapter_base {
   // The reused buffer keeps its size between calls and is written through the span overload,
   // the way the other adapters write into their reused buffers. It grows when a message does
-  // not fit, to the size try_to_bytes reports. (to_bytes(value, vector&) appends without
-  // zero-filling since issue 10, but then the vector must be cleared before each message.)
+  // not fit, to size_bound(value) (docs/api.md: what a reused buffer is sized by), so that later
+  // writes take the one-pass path; grown only to the size try_to_bytes reports, every write of a
+  // message smaller than its bound went through scratch space and a copy. (to_bytes(value,
+  // vector&) appends without zero-filling since issue 10, but then the vector must be cleared
+  // before each message.)
   std::vector<std::byte> buffer;
 
   template <class T>
   bench::bytes_view encode(const T& value) {
     auto written = bifrons::try_to_bytes(value, std::span<std::byte>(buffer));
     if (!written) {
-      buffer.resize(written.offset());
+      buffer.resize(std::max(written.offset(), bifrons::size_bound(value)));
       written = bifrons::try_to_bytes(value, std::span<std::byte>(buffer));
     }
     return std::span<const std::byte>(buffer).first(written.value());

@@ -549,6 +549,21 @@ template <class T>
   }
 }
 
+/// An upper bound on serialized_size(value) that costs less to compute: a constant where the
+/// encoding has a largest size (a struct of numbers, enums and char arrays), else a sum in which
+/// each varint counts at its widest; the exact size for values that hold pointers, and for
+/// classes whose hooks write (their fields are only known by running them). A buffer of at least
+/// this many bytes takes try_to_bytes and to_bytes(value, span) on their one-pass path: no exact
+/// size pass and no copy from scratch space. Sizing a reused buffer by it, rather than by the
+/// size a previous write needed, is what keeps that path for every later message.
+template <class T>
+[[nodiscard]] std::size_t size_bound(const T& value) {
+  if constexpr (detail::needs_write_session<T>)
+    return serialized_size(value);
+  else
+    return detail::size_bound_of(value);
+}
+
 /// Appends the encoding of value to out (a vector of bytes or chars, or a std::string).
 /// One resize per call: reusing out does not reallocate once its capacity suffices.
 /// A value with pointers that cannot be written faithfully (docs/format.md, "Pointers") throws
