@@ -38,7 +38,6 @@
 #include <type_traits>
 #include <typeinfo>
 #include <utility>
-#include <variant>
 
 #include "../identity.hpp"
 #include "codec.hpp"
@@ -99,8 +98,10 @@ constexpr bool any_holds(type_list<F...>) {
 }
 template <class Tuple, std::size_t... I>
 type_list<std::tuple_element_t<I, Tuple>...> tuple_types(std::index_sequence<I...>);
-template <class Variant, std::size_t... I>
-type_list<std::variant_alternative_t<I, Variant>...> variant_types(std::index_sequence<I...>);
+// The alternatives of a std::variant, deduced from its template arguments: std::variant_alternative
+// would need <variant>, which only programs that serialize a variant include (types/variant.hpp).
+template <template <class...> class Variant, class... Alternatives>
+type_list<Alternatives...> variant_types(const Variant<Alternatives...>*);
 
 template <class T>
 concept std_unique_ptr_like = std_smart_pointer_like<T> && requires { typename T::deleter_type; };
@@ -135,12 +136,12 @@ constexpr bool scan_holds() {
   } else if constexpr (std_smart_pointer_like<U>) {
     return true;
   } else if constexpr (std_string_like<U> || std_string_view_like<U> || std_bitset_like<U> || std_complex_like<U> ||
-                       std_chrono_like<U> || std::is_same_v<U, std::monostate>) {
+                       std_chrono_like<U>) {
     return false;
   } else if constexpr (std_optional_like<U>) {
     return scan_holds<Scan, typename U::value_type, Next>();
   } else if constexpr (std_variant_like<U>) {
-    return any_holds<Scan, Next>(decltype(variant_types<U>(std::make_index_sequence<std::variant_size_v<U>>{})){});
+    return any_holds<Scan, Next>(decltype(variant_types(static_cast<const U*>(nullptr))){});
   } else if constexpr (std_adapter_like<U>) {
     return scan_holds<Scan, typename U::container_type, Next>();
   } else if constexpr (range<U>) {
