@@ -1,8 +1,11 @@
 // std::variant and std::monostate (bifrons/types/variant.hpp): varint(index), then the
 // alternative; monostate takes no bytes; an index past the alternatives is invalid_value.
+#include <bifrons/types/memory.hpp>
 #include <bifrons/types/variant.hpp>
+#include <bifrons/types/vector.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <variant>
@@ -131,6 +134,24 @@ TEST(Variant, AlternativeWithoutDefaultConstructor) {
   bifrons::from_bytes(B({0x01, 0x06, 0x04, 0x01, 0x62}), existing);  // the same alternative
   EXPECT_EQ(std::get<1>(existing), Made(2, "b"));
   EXPECT_TRUE(reads_as(B({0x01, 0x00}), V(Made(0, "missing"))));  // an empty envelope: the hook's defaults
+}
+
+// The pointer scan looks into every alternative: a variant that may hold a shared_ptr makes the
+// value track objects, so an object reached twice through variants is written once and read
+// back as one object.
+TEST(Variant, AlternativesTakePartInObjectIdentity) {
+  static_assert(bifrons::detail::may_hold_pointers<std::variant<int, std::shared_ptr<int>>>());
+  static_assert(!bifrons::detail::may_hold_pointers<std::variant<std::monostate, int, std::string>>());
+  using V = std::variant<int, std::shared_ptr<std::string>>;
+  const auto shared = std::make_shared<std::string>("shared");
+  const std::vector<V> written{shared, 7, shared};
+  const std::vector<V> read = round_trip(written);
+  ASSERT_EQ(read.size(), 3u);
+  ASSERT_EQ(read[0].index(), 1u);
+  ASSERT_EQ(read[2].index(), 1u);
+  EXPECT_EQ(*std::get<1>(read[0]), "shared");
+  EXPECT_EQ(std::get<1>(read[0]), std::get<1>(read[2]));  // one object, as written
+  EXPECT_EQ(std::get<0>(read[1]), 7);
 }
 }  // namespace
 }  // namespace bifrons_test
