@@ -241,6 +241,17 @@ TEST(ToBytes, LargeMessagesIntoAReusedContainerTakeOnePass) {
   EXPECT_EQ(exact.size(), bifrons::serialized_size(small));
   EXPECT_LT(exact.capacity(), bifrons::detail::size_bound_of(small));
   EXPECT_EQ(hex(exact), hex(written_into_buffer(small)));
+  // Reused, the container had room for the message: it gets room for the bound once, so that
+  // the messages after this one take one pass.
+  exact.clear();
+  bifrons::to_bytes(small, exact);
+  EXPECT_GE(exact.capacity(), bifrons::detail::size_bound_of(small));
+  EXPECT_EQ(hex(exact), hex(written_into_buffer(small)));
+  // Appended after other bytes, the rule is the same: room for this message's bytes decides.
+  std::vector<std::byte> log(3, std::byte{1});
+  bifrons::to_bytes(small, log);
+  EXPECT_LT(log.capacity(), 3 + bifrons::detail::size_bound_of(small));
+  EXPECT_EQ(hex(std::span(log).subspan(3)), hex(written_into_buffer(small)));
 }
 
 // ---- to_bytes into a fixed buffer, try_to_bytes ------------------------------------------------------------

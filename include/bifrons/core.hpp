@@ -158,9 +158,12 @@ class write_passes {
     const std::size_t bound = size_bound_of(v);
     return bound <= one_pass_bound ? bound : codec<T>::size(v);
   }
-  /// Into a container: the bound also where the container has room for it already. Otherwise,
-  /// when the bound is at most twice the exact size, the container gets room for the bound, so
-  /// that the next message like this one (into the same container, reused) takes one pass.
+  /// Into a container: the bound also where the container has room for it already. Otherwise
+  /// the container gets room for the bound, so that the next message like this one (into the
+  /// same container, reused) takes one pass, when the bound is at most twice the exact size or
+  /// the container is being reused (it had room for this message already): a fresh container
+  /// written once keeps only the exact size, and a reused one pays for the loose bound once
+  /// instead of an exact size pass per message.
   template <byte_container Container>
   std::size_t room(const T& v, Container& out) {
     const std::size_t bound = size_bound_of(v);
@@ -173,7 +176,7 @@ class write_passes {
   BIFRONS_COLD static std::size_t larger_room(const T& v, Container& out, std::size_t bound) {
     if (bound <= std::min(spare_capacity(out), spare_pass_bound)) return bound;
     const std::size_t size = codec<T>::size(v);
-    if (bound <= spare_pass_bound && bound / 2 <= size) reserve_more(out, bound);
+    if (bound <= spare_pass_bound && (bound / 2 <= size || spare_capacity(out) >= size)) reserve_more(out, bound);
     return size;
   }
 
