@@ -174,9 +174,10 @@ class write_passes {
  private:
   template <byte_container Container>
   BIFRONS_COLD static std::size_t larger_room(const T& v, Container& out, std::size_t bound) {
-    if (bound <= std::min(spare_capacity(out), spare_pass_bound)) return bound;
+    const std::size_t spare = spare_capacity(out);
+    if (bound <= std::min(spare, spare_pass_bound)) return bound;
     const std::size_t size = codec<T>::size(v);
-    if (bound <= spare_pass_bound && (bound / 2 <= size || spare_capacity(out) >= size)) reserve_more(out, bound);
+    if (bound <= spare_pass_bound && (bound / 2 <= size || spare >= size)) reserve_more(out, bound);
     return size;
   }
 

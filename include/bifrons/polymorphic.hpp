@@ -127,7 +127,8 @@ class registration {
 /// `BIFRONS_REGISTER(Circle, "shapes.Circle");` or, with bases that the class's hook does not
 /// name with base<B> (interfaces without data), `BIFRONS_REGISTER(Circle, "shapes.Circle", Shape);`.
 /// A type with commas (a template with several arguments) needs an alias first; one line holds
-/// one registration (the line number names the registration object).
+/// one registration (the line number names the registration object: __COUNTER__ would allow
+/// two, but clang 22 calls it a C2y extension under -Wpedantic).
 #define BIFRONS_REGISTER(Type, Name, ...)                                                                            \
   static const ::bifrons::registration<Type __VA_OPT__(, ) __VA_ARGS__> BIFRONS_DETAIL_CONCAT(bifrons_registration_, \
                                                                                               __LINE__) {            \
