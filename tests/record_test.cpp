@@ -235,7 +235,7 @@ TEST(RecordRoundTrip, EveryContainer) {
 
 TEST(RecordRoundTrip, MemcpyBlocksOfEverySize) {
   std::mt19937 rng(42);
-  for (std::size_t n : {0u, 1u, 2u, 3u, 17u, 1000u}) {
+  for (std::size_t n : {0u, 1u, 2u, 3u, 16u, 17u, 1000u}) {
     std::vector<Wide> v(n);
     for (Wide& w : v)
       for (std::int32_t& x : w.v) x = static_cast<std::int32_t>(rng());
@@ -247,9 +247,10 @@ TEST(RecordRoundTrip, MemcpyBlocksOfEverySize) {
     EXPECT_TRUE(longer == v);
     read_into(v, shorter);
     EXPECT_TRUE(shorter == v);
-    // From every alignment of the input: a block that is not aligned for Wide is copied from
-    // the aligned address before it and moved into place, or, where that address is before
-    // the input, read into resized storage (containers.hpp, replace_with_block).
+    // From every alignment of the input: a block that is not aligned for Wide is read record by
+    // record (up to 16), copied from the aligned address before it and moved into place, or,
+    // where that address is before the input, read into resized storage (containers.hpp,
+    // replace_with_block).
     const std::pair<std::int8_t, std::vector<Wide>> after_a_field{-1, v};
     const bytes alone = bifrons::to_bytes(v), in_struct = bifrons::to_bytes(after_a_field);
     for (std::size_t shift = 0; shift < 8; ++shift) {

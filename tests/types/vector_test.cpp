@@ -132,12 +132,13 @@ TEST(Vector, AWholeInputReadsAsTheGeneralReaderReadsIt) {
   }
 }
 
-// A block of numbers that is not aligned for its type, read into a new vector: above 2 KiB,
-// copied from the aligned address before it and moved into place, or, where that address is
-// before the input, read into resized storage (containers.hpp, replace_with_block). Both inside
-// a struct (the general reader) and as the whole input.
+// A block of numbers that is not aligned for its type, read into a new vector: up to 16
+// elements, element by element; above 2 KiB, copied from the aligned address before it and moved
+// into place, or, where that address is before the input, read into resized storage
+// (containers.hpp, replace_with_block). Both inside a struct (the general reader) and as the
+// whole input.
 TEST(Vector, ABlockReadsTheSameAtEveryAlignment) {
-  for (const std::size_t n : {1u, 255u, 256u, 257u, 5000u}) {
+  for (const std::size_t n : {1u, 16u, 17u, 255u, 256u, 257u, 5000u}) {
     std::vector<double> v(n);
     for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<double>(i) * 0.5 - 3;
     const std::pair<std::vector<double>, std::int8_t> inside{v, 7};

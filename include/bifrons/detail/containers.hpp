@@ -218,6 +218,9 @@ void read_elements(source& in, It first, std::size_t n, std::size_t reused) {
   }
 }
 
+/// The most elements of a misaligned block that replace_with_block reads with an element loop.
+inline constexpr std::size_t small_block_elements = 16;
+
 /// Replaces the contents of c with the n elements whose bytes are at p, for elements whose memory
 /// layout is their wire layout (memcpy_block_element, or records with memory_is_wire), in one
 /// pass where the standard library allows. The input is readable from `readable` on (its first
@@ -240,6 +243,9 @@ void read_elements(source& in, It first, std::size_t n, std::size_t reused) {
 ///     the speed of a plain one, so up to 2 KiB it loses (measurements: docs/design.md).
 /// Neither wins everywhere: where glibc's memmove itself takes `rep movsb` (its default on this
 /// machine, which the benchmark switches off), the overlapping move loses at every size.
+/// Up to small_block_elements elements, the element loop wins instead: it writes each byte once
+/// and calls neither memset nor memcpy, whose fixed cost is most of a small block's (Account's
+/// three orders as records; measurements: docs/design.md).
 template <class C>
 BIFRONS_INLINE void replace_with_block(C& c, const std::byte* p, std::size_t n, const std::byte* readable) {
   using T = typename C::value_type;
@@ -257,7 +263,9 @@ BIFRONS_INLINE void replace_with_block(C& c, const std::byte* p, std::size_t n, 
     c.assign(first, first + n);
   } else if constexpr (contiguous_range<C>) {
     const std::size_t size = n * sizeof(T);
-    if (size > 2048 && static_cast<std::size_t>(p - readable) >= misalignment) {
+    if (n <= small_block_elements) {
+      c.assign(block_iterator<T>(p), block_iterator<T>(p + size));
+    } else if (size > 2048 && static_cast<std::size_t>(p - readable) >= misalignment) {
       const auto* first = reinterpret_cast<const T*>(p - misalignment);
       c.assign(first, first + n);
       auto* bytes = reinterpret_cast<std::byte*>(std::data(c));

@@ -177,10 +177,22 @@ BIFRONS_INLINE bool load_element(const std::byte* in, T& v) noexcept {
   }
 }
 
+/// Width of one element of a block read by block_iterator: a block element's wire width, or the
+/// size of a type read as the image of its memory (a record whose memory is its wire layout).
+template <class T>
+inline constexpr std::size_t block_stride = [] {
+  if constexpr (block_element<T>)
+    return wire_width<T>;
+  else
+    return sizeof(T);
+}();
+
 /// Reads elements of T out of a raw little-endian block through memcpy, so that a vector can be
 /// filled with assign() in one pass: resize() would zero the storage first, a second pass over
-/// large arrays.
-template <block_element T>
+/// large arrays. T is a block element, or a trivially copyable type whose wire bytes are its
+/// memory (records with record_layout<T>::memory_is_wire), which is copied whole.
+template <class T>
+  requires std::is_trivially_copyable_v<T>
 class block_iterator {
  public:
   using iterator_category = std::random_access_iterator_tag;
@@ -194,12 +206,15 @@ class block_iterator {
 
   BIFRONS_INLINE T operator*() const noexcept {
     T v;
-    load_element(p_, v);
+    if constexpr (block_element<T>)
+      load_element(p_, v);
+    else
+      std::memcpy(&v, p_, sizeof v);
     return v;
   }
   T operator[](difference_type i) const noexcept { return *(*this + i); }
   block_iterator& operator++() noexcept {
-    p_ += wire_width<T>;
+    p_ += block_stride<T>;
     return *this;
   }
   block_iterator operator++(int) noexcept {
@@ -208,7 +223,7 @@ class block_iterator {
     return old;
   }
   block_iterator& operator--() noexcept {
-    p_ -= wire_width<T>;
+    p_ -= block_stride<T>;
     return *this;
   }
   block_iterator operator--(int) noexcept {
@@ -217,7 +232,7 @@ class block_iterator {
     return old;
   }
   block_iterator& operator+=(difference_type n) noexcept {
-    p_ += n * static_cast<difference_type>(wire_width<T>);
+    p_ += n * static_cast<difference_type>(block_stride<T>);
     return *this;
   }
   block_iterator& operator-=(difference_type n) noexcept { return *this += -n; }
@@ -225,7 +240,7 @@ class block_iterator {
   friend block_iterator operator+(difference_type n, block_iterator it) noexcept { return it += n; }
   friend block_iterator operator-(block_iterator it, difference_type n) noexcept { return it -= n; }
   friend difference_type operator-(block_iterator a, block_iterator b) noexcept {
-    return (a.p_ - b.p_) / static_cast<difference_type>(wire_width<T>);
+    return (a.p_ - b.p_) / static_cast<difference_type>(block_stride<T>);
   }
   friend bool operator==(block_iterator a, block_iterator b) noexcept { return a.p_ == b.p_; }
   friend auto operator<=>(block_iterator a, block_iterator b) noexcept { return a.p_ <=> b.p_; }
