@@ -26,7 +26,8 @@
 RESULTS is what scripts/bench writes: bench_<lib>.json (Google Benchmark
 output; with --processes N also bench_<lib>.<k>.json for rounds 2..N, and
 each benchmark is then the median of its processes), check_<lib>.json (round
-trips), run.txt, and optionally build_failed.txt / run_failed.txt. Needs Python 3 and, for plots, matplotlib.
+trips), run.txt, and optionally build_failed.txt / run_failed.txt. Needs
+Python 3 and, for plots, matplotlib.
 """
 import argparse
 import json
@@ -1620,8 +1621,9 @@ def render_markdown(res, plots, image_prefix, published=False):
             "memcpy's serialize throughput at 8 records in two runs. No single fixed placement is fair to every "
             "case, so the harness leaves placement to malloc; a ratio of a few-nanosecond or few-KiB case within "
             "2× of a target is not conclusive from one run.",
-            "- The same executable also differs from one process to the next: address space layout randomization "
-            "moves the stack against the heap. Account's fresh decode, 8 processes of one build each (-O3, pinned, "
+            "- The same executable also differs from one process to the next, each with its own randomized address "
+            "space layout (which addresses matter was not found: moving the stack alone did not reproduce the "
+            "fast runs). Account's fresh decode, 8 processes of one build each (-O3, pinned, "
             "quiet machine, main at d20667b): bifrons (records) 28.9–54.9 ns, hand-written 30.0–45.6 ns, bifrons "
             "41.1–52.3 ns. With randomization off (`setarch -R`) each is steady, but at a level its layout decides "
             "(hand-written 47.8–51.7 ns, bifrons (records) 29.2–32.4 ns). With one process per library, the "
