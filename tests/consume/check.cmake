@@ -14,7 +14,8 @@
 #                     working tree as git sees it (tracked and untracked files,
 #                     not ignored ones, like a release tarball: a needed file
 #                     being ignored fails here); SOURCE_DIR itself outside git
-#   pkg-config        CXX with flags from pkg-config only, against the prefix
+#   pkg-config        CXX with flags from pkg-config only, against the prefix, at
+#                     -O2 with -Werror (warnings the headers cause in user code)
 #   schema_check      tests/consume/schema with find_package from that prefix: its
 #                     bifrons_schema_check() test passes, passes after a compatible
 #                     change of its type, fails after a breaking one, and passes
@@ -133,7 +134,9 @@ elseif(MODE STREQUAL "pkg-config")
     message(STATUS "pkg-config --${_what} bifrons: ${_${_what}}")
     separate_arguments(_${_what} UNIX_COMMAND "${_${_what}}")
   endforeach()
-  run("${CXX}" ${_cflags} -Wall -Wextra -Wpedantic -Werror
+  # At -O2, as a release build: GCC's flow-based warnings (-Wstringop-overflow, -Warray-bounds)
+  # only look at inlined code, so a debug build would not show what the headers cause.
+  run("${CXX}" ${_cflags} -O2 -Wall -Wextra -Wpedantic -Werror
       "${SOURCE_DIR}/tests/consume/main.cpp" -o "${_dir}/consume" ${_libs})
   run("${_dir}/consume")
 else()
