@@ -147,6 +147,14 @@ struct object_mark {
   std::size_t names = 0;
 };
 
+/// The move of struct_codec::write_object, out of line: GCC 12 cannot tell that it runs only on
+/// bodies that the buffer has room for, and at -O2 warned in user code (a value with pointers
+/// written into a 64-byte std::array with try_to_bytes) that it could overflow the buffer. It is
+/// rare, and the body it moves is at least 64 bytes, so the call costs little.
+[[gnu::noinline]] inline void move_body(std::byte* to, const std::byte* body, std::size_t length) noexcept {
+  std::memmove(to, body, length);
+}
+
 template <class T>
 struct struct_codec {
   static constexpr bool versioned = has_class_version<T>;
@@ -240,14 +248,6 @@ struct struct_codec {
     move_body(out + header_size, body, length);
     write_varint(out, h);
     return end + (header_size - 1);
-  }
-
-  /// The move of write_object, out of line: GCC 12 cannot tell that it runs only on bodies that
-  /// the buffer has room for, and at -O2 warned in user code (a value with pointers written into
-  /// a 64-byte std::array with try_to_bytes) that it could overflow the buffer. It is rare, and
-  /// the body it moves is at least 64 bytes, so the call costs little.
-  [[gnu::noinline]] static void move_body(std::byte* to, const std::byte* body, std::size_t length) noexcept {
-    std::memmove(to, body, length);
   }
 
   /// write() into room for `bound` bytes, an upper bound of the size of the form
