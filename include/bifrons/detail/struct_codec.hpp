@@ -254,21 +254,25 @@ struct struct_codec {
   /// varint_size(header(body_bound)) + body_bound (as size_bound returns): the body goes after
   /// room for the widest header it could need, and moves only if its header is narrower.
   static std::byte* write_bounded(std::byte* out, const T& v, std::size_t bound) {
-    // A short body's header is one byte, whatever the bound. (Without this, GCC 12 warns at -O2,
-    // even without -Wall, that the move below overflows the small buffer of a struct of a few
-    // scalars, which it can never run on: from_bytes' check of canonical input writes into one.)
-    if constexpr (short_body) return write_object(out, v);
-    const std::size_t room = header_width(bound);
-    std::byte* body = out + room;
-    std::byte* end = write_body(body, v);
-    const auto length = static_cast<std::size_t>(end - body);
-    const std::size_t k = varint_size(header(length));
-    if (k != room) [[unlikely]] {
-      std::memmove(out + k, body, length);
-      end -= room - k;
+    if constexpr (short_body) {
+      // A short body's header is one byte whatever the bound: no width to find, nothing to move.
+      // (The move below, which cannot run here, made GCC 12 warn at -O2, even without -Wall, that
+      // it overflowed the small buffer that from_bytes' check of canonical input writes into.)
+      (void)bound;
+      return write_object(out, v);
+    } else {
+      const std::size_t room = header_width(bound);
+      std::byte* body = out + room;
+      std::byte* end = write_body(body, v);
+      const auto length = static_cast<std::size_t>(end - body);
+      const std::size_t k = varint_size(header(length));
+      if (k != room) [[unlikely]] {
+        std::memmove(out + k, body, length);
+        end -= room - k;
+      }
+      write_varint(out, header(length));
+      return end;
     }
-    write_varint(out, header(length));
-    return end;
   }
 
   static void read(source& in, T& v) { read_object<true>(in, v); }
