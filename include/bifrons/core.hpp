@@ -717,9 +717,11 @@ template <class T, detail::byte_input Bytes>
   requires detail::default_created<T>
 [[nodiscard]] T from_bytes(const Bytes& bytes, const read_options& options = detail::default_read_options) {
   const std::span<const std::byte> in = detail::input_bytes(bytes);
+  // One return of one named value: the compiler builds it in the caller's storage instead of
+  // moving it, and a non-owning pointer read into the value may point into the value itself.
   T value{};
-  if (detail::read_whole_input(in, value, options, detail::object_state::fresh)) return value;
-  detail::read_or_raise(in, value, options, detail::object_state::fresh);
+  if (!detail::read_whole_input(in, value, options, detail::object_state::fresh))
+    detail::read_or_raise(in, value, options, detail::object_state::fresh);
   return value;
 }
 template <class T, detail::byte_input Bytes>
@@ -742,6 +744,21 @@ BIFRONS_INLINE void from_bytes(const Bytes& bytes, T& out, const read_options& o
     detail::read_or_raise(in, out, options, detail::object_state::reused);
   }
 }
+
+namespace detail {
+/// try_from_bytes' read of a T that may hold pointers: into the result that is returned, where the
+/// value stays (a non-owning pointer read into it may point into the value itself). One named
+/// result at the function's outermost scope, returned on every path: GCC 12 elides the move only
+/// then (tests/pointer_safety_test.cpp checks that it did).
+template <class T, class ReadInto, class Outcome>
+result<T> read_into_result(ReadInto& read_into, Outcome& outcome) {
+  result<T> out{T{}};
+  const auto status = read_into(*result_access::value(out));
+  if (status.code != errc::ok)
+    result_access::fail(out, status.code, status.offset, status.bytes_missing, details_of(outcome));
+  return out;
+}
+}  // namespace detail
 
 /// Non-throwing from_bytes: the value, or the error code and offset. Works with -fno-exceptions.
 /// An exception from a user hook becomes errc::user_error at the struct whose hook threw, with
@@ -774,11 +791,7 @@ template <class T, detail::byte_input Bytes>
       });
     };
     if constexpr (detail::default_created<T>) {
-      T value{};
-      const auto status = read_into(value);
-      if (status.code != errc::ok)
-        return {status.code, status.offset, status.bytes_missing, detail::details_of(outcome)};
-      return result<T>(std::move(value));
+      return detail::read_into_result<T>(read_into, outcome);
     } else {
       detail::new_object<T> made;
       const auto status = read_into(made);

@@ -195,6 +195,28 @@ namespace detail {
 }
 }  // namespace detail
 
+template <class T>
+class result;
+
+namespace detail {
+/// The readers' way into a result: its value is read where it stays (see result::value_).
+struct result_access {
+  template <class T>
+  static std::optional<T>& value(result<T>& r) noexcept {
+    return r.value_;
+  }
+  template <class T>
+  static void fail(result<T>& r, errc code, std::size_t offset, std::size_t bytes_missing,
+                   std::shared_ptr<const failure_details> details) noexcept {
+    r.value_.reset();
+    r.code_ = code;
+    r.offset_ = offset;
+    r.bytes_missing_ = result<T>::saturate(bytes_missing);
+    r.details_ = std::move(details);
+  }
+};
+}  // namespace detail
+
 /// The outcome of a non-throwing call: a value, or an error code with the offset where it happened.
 /// Exception safety: every member is noexcept except value(), which throws bifrons::error
 /// (or aborts under -fno-exceptions) when there is no value.
@@ -245,6 +267,10 @@ class result {
   static std::uint32_t saturate(std::size_t n) noexcept {
     return n < std::uint32_t(-1) ? static_cast<std::uint32_t>(n) : std::uint32_t(-1);
   }
+
+  // The readers build the value inside its result, where it stays (core.hpp, frame.hpp): a
+  // non-owning pointer read into it may point into the value itself.
+  friend struct detail::result_access;
 
   std::optional<T> value_;
   errc code_ = errc::ok;

@@ -115,11 +115,14 @@ template <class T, detail::byte_input Bytes>
   same_type = f->type_name == frame_type_name<T>();
 #endif
   if (!same_type) return {errc::type_mismatch, frame_magic.size() + detail::varint_size(frame_format)};
+  // One named result on every path from here (returned where it was built: the value is not moved).
   result<T> value = try_from_bytes<T>(input.subspan(f->size), options);
-  if (value) return value;
-  // Offsets count from the frame's first byte; the errors without a place keep offset 0.
-  const bool placed = value.code() != errc::out_of_memory && value.code() != errc::user_error;
-  return {value.code(), value.offset() + (placed ? f->size : 0)};
+  if (!value) {
+    // Offsets count from the frame's first byte; the errors without a place keep offset 0.
+    const bool placed = value.code() != errc::out_of_memory && value.code() != errc::user_error;
+    detail::result_access::fail(value, value.code(), value.offset() + (placed ? f->size : 0), 0, nullptr);
+  }
+  return value;
 }
 
 /// Reads a framed T: throws bifrons::error as from_bytes does (offsets from the frame's first

@@ -36,10 +36,10 @@ typename C::iterator insert_element(C& c, V&& v) {
 template <class Element, class It>
 void element_moved(temporary_objects& objects, Element& e, It it) {
   if constexpr (requires { e.second; }) {
-    objects.moved_to(&e.first, sizeof e.first, const_cast<std::remove_const_t<decltype(it->first)>*>(&it->first));
-    objects.moved_to(&e.second, sizeof e.second, &it->second);
+    objects.moved_to({{&e.first, sizeof e.first, const_cast<std::remove_const_t<decltype(it->first)>*>(&it->first)},
+                      {&e.second, sizeof e.second, &it->second}});
   } else {
-    objects.moved_to(&e, sizeof e, const_cast<Element*>(&*it));
+    objects.moved_to({{&e, sizeof e, const_cast<Element*>(&*it)}});
   }
 }
 

@@ -449,10 +449,13 @@ struct sequence_codec {
     if constexpr (random_access_range<C> || bidirectional_range<C>) {
       if (!readable_in_place<T>) c.clear();
       if (n < c.size()) c.erase(std::next(c.begin(), static_cast<std::ptrdiff_t>(n)), c.end());
+      // Room for every element before any is read: growing later would move the elements read
+      // already, and with them what the object table recorded in them (owning slots, objects
+      // with identity).
+      if constexpr (requires { c.reserve(n); }) c.reserve(n);
       const std::size_t reused = c.size();
       read_elements(in, std::begin(c), reused, reused);
       if (in.failed()) return;
-      if constexpr (requires { c.reserve(n); }) c.reserve(n);
       [[maybe_unused]] auto path = element_path<T>(in);
       for (std::size_t i = reused; i < n; ++i) {
         path.element(i);

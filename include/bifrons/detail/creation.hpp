@@ -9,7 +9,8 @@
 //   - any other T is default-constructed (privately too, for a class that befriends
 //     bifrons::access) and then read into;
 //   - a const T is read as a T and moved into place; a pair or tuple whose elements cannot all
-//     be default-constructed is built from its elements, read in order.
+//     be default-constructed is built in place from its elements, read in order. What the
+//     object table recorded in the temporaries moves with them (object_table::relocate).
 // A T that none of these can make is refused here with a bifrons message.
 //
 // Objects whose storage a standard type owns (optional, variant, containers) are made through
@@ -107,12 +108,37 @@ minimal_value<T> read_minimal_value(source& in) {
   return value;
 }
 
-template <class T>
-T read_new_value(source& in);
+template <class T, class Emplace>
+decltype(auto) emplace_read(source& in, Emplace&& emplace);
+
+/// Reads the elements of a pair or tuple E... in order, each into an optional (a tuple's
+/// constructor may construct its elements in any order), and builds the object through
+/// `emplace` from them. What the table recorded in each element moves with it (relocate).
+template <class Emplace, class... E>
+decltype(auto) emplace_from_elements(source& in, Emplace& emplace, std::type_identity<std::tuple<E...>>) {
+  std::tuple<std::optional<E>...> parts;
+  temporary_objects moved(in);  // after the parts: it acts before they die
+  std::apply(
+      [&](auto&... part) {
+        (emplace_read<typename std::remove_cvref_t<decltype(part)>::value_type>(
+             in, [&](auto&&... a) -> decltype(auto) { return part.emplace(std::forward<decltype(a)>(a)...); }),
+         ...);
+      },
+      parts);
+  decltype(auto) made = std::apply([&](auto&... part) -> decltype(auto) { return emplace(std::move(*part)...); }, parts);
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    moved.moved_to({object_table::moved_range{&*std::get<I>(parts), sizeof(E),
+                                              const_cast<void*>(static_cast<const void*>(&std::get<I>(made)))}...});
+  }(std::index_sequence_for<E...>{});
+  return made;
+}
 
 /// Creates a T read from `in` through `emplace`, which constructs the object from the arguments
 /// it is given (optional::emplace, vector::emplace_back, ...) and returns a reference to it.
 /// The object always exists afterwards; if the read failed, it holds what was read until then.
+/// Every object is read where it stays, except a const T made by default (read into a temporary,
+/// then moved) and a pair or tuple made from its elements: there the table relocates what it
+/// recorded in them (object_table::relocate).
 template <class T, class Emplace>
 decltype(auto) emplace_read(source& in, Emplace&& emplace) {
   using U = std::remove_const_t<T>;
@@ -136,37 +162,15 @@ decltype(auto) emplace_read(source& in, Emplace&& emplace) {
     fresh_guard guard(in, true);
     codec<U>::read(in, object);
     return object;
+  } else if constexpr (created_by_default<U>) {  // a const T
+    std::optional<U> object;
+    temporary_objects moved(in);  // after the temporary: it acts before the temporary dies
+    emplace_read<U>(in, [&](auto&&... a) -> U& { return object.emplace(std::forward<decltype(a)>(a)...); });
+    decltype(auto) made = emplace(std::move(*object));
+    moved.moved_to({{&*object, sizeof(U), const_cast<void*>(static_cast<const void*>(&made))}});
+    return made;
   } else {
-    return emplace(read_new_value<U>(in));  // a const T, or a pair or tuple built from its elements
-  }
-}
-
-/// Reads the elements of a pair or tuple E... in order, each into an optional (a tuple's
-/// constructor may construct its elements in any order), and builds the T from them.
-template <class T, class... E>
-T read_elements_then_build(source& in, std::type_identity<std::tuple<E...>>) {
-  std::tuple<std::optional<E>...> parts;
-  std::apply(
-      [&](auto&... part) {
-        (emplace_read<typename std::remove_cvref_t<decltype(part)>::value_type>(
-             in, [&](auto&&... a) -> decltype(auto) { return part.emplace(std::forward<decltype(a)>(a)...); }),
-         ...);
-      },
-      parts);
-  return std::apply([](auto&... part) { return T(std::move(*part)...); }, parts);
-}
-
-/// A new T read from `in`, as a value (T must be movable unless a hook makes it).
-template <class T>
-T read_new_value(source& in) {
-  if constexpr (created_by_hook<T>) {
-    return struct_codec<T>::construct(in);
-  } else if constexpr (created_by_default<T> || created_from_value<T>) {
-    std::optional<T> object;
-    emplace_read<T>(in, [&](auto&&... a) -> T& { return object.emplace(std::forward<decltype(a)>(a)...); });
-    return std::move(*object);
-  } else {
-    return read_elements_then_build<T>(in, std::type_identity<decltype(std::tuple_cat(std::declval<T>()))>{});
+    return emplace_from_elements(in, emplace, std::type_identity<decltype(std::tuple_cat(std::declval<U>()))>{});
   }
 }
 
@@ -216,16 +220,17 @@ BIFRONS_INLINE T* new_read(source& in, Introduced&& introduced, Owned&& owned) {
   } else {
     void* storage = allocate_object<T>();
     introduced(static_cast<T*>(storage));
+    const auto place = [&](auto&&... a) -> T& { return *::new (storage) T(std::forward<decltype(a)>(a)...); };
     T* object;
 #if BIFRONS_HAS_EXCEPTIONS
     try {
-      object = ::new (storage) T(read_new_value<T>(in));
+      object = &emplace_read<T>(in, place);
     } catch (...) {
       free_object<T>(storage);
       throw;
     }
 #else
-    object = ::new (storage) T(read_new_value<T>(in));
+    object = &emplace_read<T>(in, place);
 #endif
     owned(object);
     return object;
@@ -244,10 +249,11 @@ class deferred_object {
     if (constructed_) object()->~T();
   }
   T* object() noexcept { return reinterpret_cast<T*>(storage_); }
-  template <class Make>
-  void construct(Make&& make) {
-    ::new (static_cast<void*>(storage_)) T(make());
+  template <class... A>
+  T& emplace(A&&... a) {
+    ::new (static_cast<void*>(storage_)) T(std::forward<A>(a)...);
     constructed_ = true;
+    return *object();
   }
 
  private:
@@ -275,7 +281,7 @@ BIFRONS_INLINE std::shared_ptr<T> new_shared_read(source& in, Introduced&& intro
     auto holder = std::make_shared<deferred_object<T>>();
     std::shared_ptr<T> object(holder, holder->object());
     introduced(object);
-    holder->construct([&] { return read_new_value<T>(in); });
+    emplace_read<T>(in, [&](auto&&... a) -> T& { return holder->emplace(std::forward<decltype(a)>(a)...); });
     return object;
   }
 }

@@ -8,11 +8,25 @@
 // object that only a weak_ptr introduced must survive until a shared_ptr back-reference takes
 // it), and remembers every object it allocated for an owning raw pointer: if the read fails,
 // those pointers are set back to null and the objects deleted (the caller never owned them).
+//
+// Every address the table hands out stays true until the value ends (SECURITY.md, "Pointers"):
+//   - each object knows the object it lies in (its holder: the innermost object being read when
+//     it was met, or the value itself), so that the end of the value can tell which objects die
+//     with the table's references, and fail a non-owning pointer to one of them (after setting
+//     it to null) instead of handing it out dangling;
+//   - where the library moves what it has read (an element built in a temporary, a pair built
+//     from its parts, a value moved into a result), relocate() moves the recorded addresses of
+//     by-value objects, owning slots and non-owning pointers with it, and rewrites the
+//     non-owning pointers that pointed into the moved bytes; what dies unmoved is forgotten;
+//   - shared_ptrs may not close a cycle of owners (own()), and the chains of owners that
+//     back-references build are as bounded as nesting is (read_options::max_depth), so that
+//     destroying what a read returns cannot exhaust the stack.
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <span>
 #include <type_traits>
 #include <typeinfo>
 #include <vector>
@@ -69,10 +83,13 @@ class basic_object_table {
     std::shared_ptr<void> owner;     // shared objects
     void* slot = nullptr;            // owning raw pointers: where the pointer is,
     const owned_ops* ops = nullptr;  // ...and how to clear it and delete the object
+    std::uint32_t holder = 0;   // index + 1 of the object this one lies in; 0: the value itself
+    std::uint32_t height = 0;   // the longest chain of owners it heads (so far, while in progress)
+    std::uint32_t reaches = 0;  // index + 1 of the lowest object being read that it owns, or 0
     object_kind kind = object_kind::unique;
     bool in_progress = true;
-    bool registered = false;                 // `type` is a registered_type: casts to its bases
-    const std::byte* observed_at = nullptr;  // shared objects: where a non-owning pointer first named it
+    bool registered = false;  // `type` is a registered_type: casts to its bases
+    bool weak_link = false;   // a weak_ptr introduced it: its holder does not own it
 
     [[nodiscard]] const registered_type* dynamic() const noexcept {
       return registered ? static_cast<const registered_type*>(type) : nullptr;
@@ -85,111 +102,198 @@ class basic_object_table {
     }
   };
 
+  /// What one type name that tag 2 defines takes in the table (its list grows by doubling).
+  static constexpr std::size_t name_entry_size = 3 * sizeof(void*);
+
   basic_object_table() = default;
   basic_object_table(const basic_object_table&) = delete;
   basic_object_table& operator=(const basic_object_table&) = delete;
-  ~basic_object_table() { release(false); }
+  ~basic_object_table() { (void)release(false); }
 
   [[nodiscard]] std::size_t size() const noexcept { return entries_.size(); }
   /// The heap storage the table holds between values (for object_table_owner's spare).
-  [[nodiscard]] std::size_t retained_bytes() const noexcept { return entries_.capacity() * sizeof(entry); }
+  [[nodiscard]] std::size_t retained_bytes() const noexcept {
+    return entries_.capacity() * sizeof(entry) + observers_.capacity() * sizeof(observer);
+  }
   [[nodiscard]] entry& at(std::size_t index) noexcept { return entries_[index]; }
 
   /// Adds an object, still being read, and returns its entry (its index, its id - 1, is
   /// size() - 1). Built in place, on the hot path of every object a pointer introduces.
   BIFRONS_INLINE entry& add(void* address, const void* type, object_kind kind, bool registered) {
-    return entries_.emplace_back(address, type, kind, registered);
+    return entries_.emplace_back(address, type, kind, registered, current_);
   }
 
-  /// True if a shared_ptr may point at object `index` without closing a cycle of owners: the
-  /// object is finished, or it was begun above the nearest object that only a weak_ptr holds
-  /// (the owners between them and the new pointer include a weak link).
-  [[nodiscard]] bool may_own(std::size_t index) const noexcept {
-    return !entries_[index].in_progress || index < strong_floor_;
-  }
-  /// Objects begun from here on are owned through a weak link; returns the previous floor.
-  std::size_t raise_floor(std::size_t index) noexcept {
-    const std::size_t saved = strong_floor_;
-    strong_floor_ = index;
+  // ---- objects being read, and the owners between them ----
+
+  /// What open() changed, for close().
+  struct opened {
+    std::uint32_t current;
+    std::size_t floor;
+  };
+  /// Object `index` (the last added) is being read: objects and pointers met until close() lie in
+  /// it. A weak_ptr introduced it (weak_link): the objects begun from here on are owned through
+  /// a weak link, so a shared_ptr in them may own an object above it that is still being read.
+  BIFRONS_INLINE opened open(std::size_t index, bool weak_link) noexcept {
+    const opened saved{current_, strong_floor_};
+    entry& e = entries_[index];
+    e.weak_link = weak_link;
+    if (weak_link) strong_floor_ = index;
+    current_ = static_cast<std::uint32_t>(index + 1);
     return saved;
   }
-  void restore_floor(std::size_t saved) noexcept { strong_floor_ = saved; }
+  /// Object `index` is read. Its chain of owners goes to its holder, unless a weak_ptr introduced
+  /// it. False if the chain it heads is longer than `max_height` (its destructor would recurse
+  /// that deep).
+  BIFRONS_INLINE bool close(std::size_t index, opened saved, std::size_t max_height) noexcept {
+    entry& e = entries_[index];
+    e.in_progress = false;
+    current_ = saved.current;
+    strong_floor_ = saved.floor;
+    ++e.height;
+    if (!e.weak_link && saved.current != 0) held_by(entries_[saved.current - 1], e.height, e.reaches);
+    return e.height <= max_height;
+  }
+  /// A shared_ptr in the object being read owns object `index` (a back-reference): false if that
+  /// closes a cycle of owners, which would leak. The object is finished, or being read above the
+  /// nearest weak link (a child that a weak_ptr introduced owning its parent); either way, a cycle
+  /// closes when it owns, through finished objects, an object being read below that weak link,
+  /// which owns the object being read now.
+  [[nodiscard]] bool own(std::size_t index) noexcept {
+    const entry& e = entries_[index];
+    std::uint32_t reaches;
+    std::uint32_t height = 0;
+    if (e.in_progress) {
+      reaches = static_cast<std::uint32_t>(index + 1);  // its height is not known yet (SECURITY.md)
+    } else {
+      reaches = being_read(e.reaches);
+      height = e.height;
+    }
+    if (reaches != 0 && reaches - 1 >= strong_floor_) return false;
+    if (current_ != 0) held_by(entries_[current_ - 1], height, reaches);
+    return true;
+  }
 
-  /// Moves the recorded addresses and slots of objects since `mark` that lie in the `size`
-  /// bytes at `from` to the same offsets at `to`: a container read an element into a temporary
-  /// and moved it into place.
-  void relocate(std::size_t mark, const void* from, std::size_t size, void* to) noexcept {
-    const auto* first = static_cast<const std::byte*>(from);
-    auto* target = static_cast<std::byte*>(to);
-    for (std::size_t i = mark; i < entries_.size(); ++i) {
+  // ---- where the library moves what it read ----
+
+  /// A position in the table, to relocate or forget what was read after it.
+  struct mark {
+    std::size_t objects = 0;
+    std::size_t observers = 0;
+  };
+  [[nodiscard]] mark position() const noexcept { return {entries_.size(), observers_.size()}; }
+
+  /// Bytes that the library moved: `size` bytes at `from` now live at `to`.
+  struct moved_range {
+    const void* from;
+    std::size_t size;
+    void* to;
+  };
+  /// Moves the recorded addresses and slots of what was read since `m` that lie in the moved
+  /// ranges to the same offsets at their destinations, and points the non-owning pointers that
+  /// pointed into those bytes at the same offsets at the destinations: the library read an
+  /// object into a temporary and moved it into place. Every part moved at once is relocated in
+  /// one call: a pointer in one part may point into another (a map's value at its key).
+  void relocate(mark m, std::span<const moved_range> moved) noexcept {
+    for (std::size_t i = m.objects; i < entries_.size(); ++i) {
       entry& e = entries_[i];
-      if (e.kind == object_kind::by_value) move_if_inside(e.address, first, size, target);
-      if (e.slot) move_if_inside(e.slot, first, size, target);
+      if (e.kind == object_kind::by_value) move_if_inside(e.address, moved);
+      if (e.slot) move_if_inside(e.slot, moved);
+    }
+    for (std::size_t i = m.observers; i < observers_.size(); ++i) {
+      observer& o = observers_[i];
+      if (o.slot == nullptr) continue;
+      move_if_inside(o.slot, moved);
+      void* p = o.ops->get(o.slot);
+      if (p != nullptr && move_if_inside(p, moved)) o.ops->set(o.slot, p);
     }
   }
 
-  /// Clears the owning raw pointers of the objects since `mark` that still hold their object.
-  void clear_slots(std::size_t mark) noexcept {
-    for (std::size_t i = mark; i < entries_.size(); ++i)
-      if (entries_[i].ops) entries_[i].ops->clear(entries_[i].slot, entries_[i].address);
-  }
-
-  /// The objects since `mark` were read into a temporary that is being destroyed without being
+  /// The objects since `m` were read into a temporary that is being destroyed without being
   /// moved into place (a discarded deprecated<T>, a duplicate key, a failed element): references
   /// to them become errors, and an object allocated for an owning raw pointer in it is deleted
   /// now (its pointer nulled first, so that the temporary's destructor does not delete it too).
-  /// Shared objects stay: the table keeps them alive, and a later reference may take them.
-  void forget(std::size_t mark) noexcept {
-    clear_slots(mark);
-    for (std::size_t i = entries_.size(); i-- > mark;) {
+  /// Shared objects stay: the table keeps them alive, and a later reference may take them; a
+  /// non-owning pointer in one of them to an object that dies here is set to null.
+  void forget(mark m) noexcept {
+    clear_slots(m.objects);
+    for (std::size_t i = entries_.size(); i-- > m.objects;) {
       entry& e = entries_[i];
       if (e.kind == object_kind::shared) continue;
       if (e.ops) e.destroy();
-      const object_kind kind = e.kind;
-      e = entry{};
-      e.kind = kind;
+      e.address = nullptr;
+      e.slot = nullptr;
+      e.ops = nullptr;
       e.in_progress = false;
     }
+    drop_observers(m, [&](const observer& o) { return o.holder > m.objects && held_in_shared(o.holder); });
   }
 
-  /// Forgets the objects since `mark`, as if they had not been read: a struct that is read a
+  /// A load_and_construct hook returned (or threw): what it read since `m` into its locals dies
+  /// with them. Objects it read by value are forgotten; an owning raw pointer's object is the
+  /// constructed object's to free (the hook handed it over, or dropped it); a non-owning pointer
+  /// in a local is no longer tracked. Returns where a non-owning pointer read by the hook points
+  /// at an object in its locals, which it would hand over dangling; nullptr if none does.
+  const std::byte* end_hook_locals(mark m) noexcept {
+    for (std::size_t i = m.objects; i < entries_.size(); ++i) {
+      entry& e = entries_[i];
+      if (e.holder > m.objects) continue;  // inside an object the hook's pointers own: it stays
+      if (e.kind == object_kind::by_value) e.address = nullptr;
+      e.slot = nullptr;
+      e.ops = nullptr;
+    }
+    const std::byte* dangling = nullptr;
+    for (std::size_t i = m.observers; i < observers_.size(); ++i) {
+      observer& o = observers_[i];
+      const entry& target = entries_[o.target];
+      if (target.kind == object_kind::by_value && target.address == nullptr && dangling == nullptr) dangling = o.at;
+      if (o.holder <= m.objects) o.slot = nullptr;
+    }
+    return dangling;
+  }
+
+  /// Forgets the objects since `m`, as if they had not been read: a struct that is read a
   /// second time (struct_codec's reset of a reused object) assigns their ids again. Objects
   /// allocated for owning raw pointers are deleted and their pointers set to null.
-  void rollback(std::size_t mark, std::size_t name_mark) {
-    free_owned_since(mark);
-    entries_.truncate(mark);
+  void rollback(mark m, std::size_t name_mark) {
+    free_owned_since(m.objects);
+    entries_.truncate(m.objects);
+    observers_.resize(m.observers);
     // The type names that tag 2 defined after the mark go too: read again, the same bytes define
     // them again, at the same indexes.
     if (names_.size() > name_mark) names_.resize(name_mark);
   }
 
-  /// Where a non-owning pointer names a shared object that only the table owns, or nullptr: the
-  /// object dies when the value ends (a weak_ptr introduced it and no shared_ptr took it), and
-  /// the pointer would dangle.
-  [[nodiscard]] const std::byte* dangling_observer() const noexcept {
-    if (!observed_) return nullptr;
-    for (const entry& e : entries_)
-      if (e.observed_at && e.owner.use_count() == 1) return e.observed_at;
-    return nullptr;
-  }
+  // ---- non-owning pointers ----
 
-  /// A non-owning pointer at `at` names shared object `e`: remembered for dangling_observer.
-  void observe(entry& e, const std::byte* at) noexcept {
-    if (e.observed_at == nullptr) e.observed_at = at;
-    observed_ = true;
+  /// How to read and set a non-owning pointer of some type through its address.
+  struct pointer_ops {
+    void* (*get)(const void* slot) noexcept;
+    void (*set)(void* slot, void* to) noexcept;
+  };
+  /// A non-owning pointer at `slot` (nullptr: not kept where the table can reach it), read at
+  /// `at`, points at object `target`.
+  void observe(void* slot, const pointer_ops* ops, std::size_t target, const std::byte* at) {
+    observers_.push_back({slot, ops, at, static_cast<std::uint32_t>(target), current_});
   }
+  [[nodiscard]] std::size_t observer_count() const noexcept { return observers_.size(); }
 
   /// Ends the value: drops the table's references to shared objects. After a failed read, the
-  /// objects allocated for owning raw pointers are deleted and their pointers set to null.
-  void release(bool succeeded) noexcept {
+  /// objects allocated for owning raw pointers are deleted and their pointers set to null. A
+  /// non-owning pointer that the value keeps (its holder lives on) to an object that died (a
+  /// shared object nothing else owns, or an object inside one) is set to null, and where the
+  /// first one was read is returned: the read fails there. nullptr if none dangles.
+  const std::byte* release(bool succeeded) noexcept {
     if (!succeeded) free_owned_since(0);
+    const std::byte* dangling = observers_.empty() ? nullptr : release_observed();
     entries_.clear();
+    observers_.clear();
+    current_ = 0;
     strong_floor_ = 0;
-    observed_ = false;
     names_.clear();
     casts_.clear();
     registered_.clear();
     virtual_bases_.clear();
+    return dangling;
   }
 
   // ---- polymorphic objects (tag 2) ----
@@ -243,12 +347,123 @@ class basic_object_table {
   }
 
  private:
+  struct observer {
+    void* slot;
+    const pointer_ops* ops;
+    const std::byte* at;
+    std::uint32_t target;  // its index
+    std::uint32_t holder;  // index + 1 of the object the pointer lies in; 0: the value itself
+  };
+
+  /// `holder` owns an object that heads a chain of `height` owners and owns `reaches`.
+  static void held_by(entry& holder, std::uint32_t height, std::uint32_t reaches) noexcept {
+    if (height > holder.height) holder.height = height;
+    if (reaches != 0 && (holder.reaches == 0 || reaches < holder.reaches)) holder.reaches = reaches;
+  }
+  /// The lowest object still being read that `reaches` (index + 1) leads to, or 0: an object
+  /// that is finished owns what its own `reaches` says. (Each step goes to a lower index.)
+  [[nodiscard]] std::uint32_t being_read(std::uint32_t reaches) const noexcept {
+    while (reaches != 0 && !entries_[reaches - 1].in_progress) reaches = entries_[reaches - 1].reaches;
+    return reaches;
+  }
+  /// Whether the object `holder` (index + 1, not 0) lies in a shared object, which the table
+  /// keeps alive after a temporary holding it died.
+  [[nodiscard]] bool held_in_shared(std::uint32_t holder) const noexcept {
+    for (std::size_t depth = 0; holder != 0 && depth < entries_.size(); ++depth) {
+      const entry& e = entries_[holder - 1];
+      if (e.kind == object_kind::shared) return true;
+      holder = e.holder;
+    }
+    return false;
+  }
+  /// Drops the observers since `m`, keeping those for which keep(o) holds; a kept one whose
+  /// object was forgotten is set to null.
+  template <class Keep>
+  void drop_observers(mark m, Keep keep) noexcept {
+    std::size_t out = m.observers;
+    for (std::size_t i = m.observers; i < observers_.size(); ++i) {
+      observer& o = observers_[i];
+      if (!keep(o)) continue;
+      const entry& t = entries_[o.target];
+      if (t.kind != object_kind::shared && t.address == nullptr && o.slot) o.ops->set(o.slot, nullptr);
+      observers_[out++] = o;
+    }
+    observers_.resize(out);
+  }
+  /// release() with non-owning pointers: which objects outlive the table's references.
+  const std::byte* release_observed() noexcept {
+    // 0: not known yet, 1: lives, 2: dies. The table's own references go first; what they alone
+    // kept alive dies now, and the weak references tell which did.
+    constexpr std::uint8_t unknown = 0, lives = 1, dies = 2;
+    std::vector<std::uint8_t> state;
+    std::vector<std::weak_ptr<void>> watched;
+#if BIFRONS_HAS_EXCEPTIONS
+    try {
+#endif
+      state.assign(entries_.size(), unknown);
+      watched.resize(entries_.size());
+#if BIFRONS_HAS_EXCEPTIONS
+    } catch (...) {
+      // No memory to tell: every pointer the value keeps is set to null, and the read fails.
+      for (observer& o : observers_)
+        if (o.slot) o.ops->set(o.slot, nullptr);
+      return observers_.front().at;
+    }
+#endif
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      entry& e = entries_[i];
+      if (e.kind == object_kind::shared) {
+        watched[i] = e.owner;
+        e.owner.reset();
+      }
+    }
+    // An object lives if its holder does; a shared object if an owner outside the table kept it.
+    const auto alive = [&](std::uint32_t holder) {
+      std::uint32_t h = holder;
+      while (h != 0 && state[h - 1] == unknown) {
+        const entry& e = entries_[h - 1];
+        if (e.address == nullptr || e.kind == object_kind::skipped) {
+          state[h - 1] = dies;
+        } else if (e.kind == object_kind::shared) {
+          state[h - 1] = watched[h - 1].expired() ? dies : lives;
+        } else {
+          h = e.holder;
+          continue;
+        }
+        break;
+      }
+      const std::uint8_t known = h == 0 ? lives : state[h - 1];
+      for (h = holder; h != 0 && state[h - 1] == unknown; h = entries_[h - 1].holder) state[h - 1] = known;
+      return known == lives;
+    };
+    const std::byte* dangling = nullptr;
+    for (const observer& o : observers_) {
+      if (alive(o.target + 1) || !alive(o.holder)) continue;
+      if (o.slot) o.ops->set(o.slot, nullptr);
+      if (dangling == nullptr) dangling = o.at;
+    }
+    return dangling;
+  }
+
   static bool inside(const void* p, const std::byte* first, std::size_t size) noexcept {
     const auto* b = static_cast<const std::byte*>(p);
     return !std::less<const std::byte*>{}(b, first) && std::less<const std::byte*>{}(b, first + size);
   }
-  static void move_if_inside(void*& p, const std::byte* first, std::size_t size, std::byte* target) noexcept {
-    if (inside(p, first, size)) p = target + (static_cast<std::byte*>(p) - first);
+  /// Moves p to its destination if it lies in one of the moved ranges; true if it did.
+  static bool move_if_inside(void*& p, std::span<const moved_range> moved) noexcept {
+    for (const moved_range& r : moved) {
+      const auto* first = static_cast<const std::byte*>(r.from);
+      if (inside(p, first, r.size)) {
+        p = static_cast<std::byte*>(r.to) + (static_cast<std::byte*>(p) - first);
+        return true;
+      }
+    }
+    return false;
+  }
+  /// Clears the owning raw pointers of the objects since `mark` that still hold their object.
+  void clear_slots(std::size_t mark) noexcept {
+    for (std::size_t i = mark; i < entries_.size(); ++i)
+      if (entries_[i].ops) entries_[i].ops->clear(entries_[i].slot, entries_[i].address);
   }
   // Every pointer is nulled before any object is deleted: a class whose destructor deletes what
   // its owning pointer holds then sees null rather than an object deleted already.
@@ -260,6 +475,7 @@ class basic_object_table {
         e.destroy();
         e.ops = nullptr;
         e.slot = nullptr;
+        e.address = nullptr;
       }
     }
   }
@@ -281,11 +497,12 @@ class basic_object_table {
     const entry& operator[](std::size_t i) const noexcept { return data_[i]; }
     [[nodiscard]] const entry* begin() const noexcept { return data_; }
     [[nodiscard]] const entry* end() const noexcept { return data_ + size_; }
-    BIFRONS_INLINE entry& emplace_back(void* address, const void* type, object_kind kind, bool registered) {
+    BIFRONS_INLINE entry& emplace_back(void* address, const void* type, object_kind kind, bool registered,
+                                       std::uint32_t holder) {
       if (size_ == capacity_) [[unlikely]]
         grow();
       entry* e = ::new (static_cast<void*>(data_ + size_))
-          entry{address, type, nullptr, nullptr, nullptr, kind, true, registered, nullptr};
+          entry{address, type, nullptr, nullptr, nullptr, holder, 0, 0, kind, true, registered, false};
       ++size_;
       return *e;
     }
@@ -319,6 +536,7 @@ class basic_object_table {
     const std::type_info* to = nullptr;
     const cast_path* path = nullptr;
   };
+  static_assert(sizeof(name) <= name_entry_size);
   struct cast_entry {
     const registered_type* from;
     const std::type_info* to;
@@ -326,8 +544,9 @@ class basic_object_table {
   };
 
   entry_list entries_;
+  std::vector<observer> observers_;
+  std::uint32_t current_ = 0;  // index + 1 of the innermost object being read; 0: none
   std::size_t strong_floor_ = 0;
-  bool observed_ = false;  // a non-owning pointer named a shared object
   std::vector<name> names_;
   std::vector<cast_entry> casts_;
   std::vector<std::pair<const std::type_info*, const registered_type*>> registered_;

@@ -298,8 +298,9 @@ std::size_t unique_object_size(const T* p) {
     return 1;
   }
   const std::size_t index = s.introduce(o.address, o.key, object_kind::unique);
+  const write_session::opened opened = s.open(index, false);
   const std::size_t n = new_object_size(s, *p, o);
-  s.at(index).in_progress = false;
+  s.close(index, opened);
   return n;
 }
 /// unique_ptr (OwnerCheck false) and owning raw pointers (true): the size pass gives the object
@@ -346,7 +347,7 @@ std::size_t shared_object_size(const std::shared_ptr<Pointee>& p, bool weak_link
     const bool same_owner = !found->owner.owner_before(p) && !p.owner_before(found->owner);
     if (found->kind != object_kind::shared || !same_owner) {
       s.fail(errc::ownership_conflict);
-    } else if (!weak_link && !s.may_own(*found)) {
+    } else if (!weak_link && !s.own(*found)) {
       s.fail(errc::ownership_cycle);
     }
     if (!weak_link) found->owned = true;
@@ -357,10 +358,9 @@ std::size_t shared_object_size(const std::shared_ptr<Pointee>& p, bool weak_link
   const std::size_t index = s.introduce(o.address, o.key, object_kind::shared, p);
   s.at(index).owned = !weak_link;
   if (o.dynamic == nullptr) s.record(new_object_tag);
-  const std::uint64_t floor = weak_link ? s.raise_floor(s.at(index).id) : 0;
+  const write_session::opened opened = s.open(index, weak_link);
   const std::size_t n = new_object_size<T>(s, *p, o);
-  if (weak_link) s.restore_floor(floor);
-  s.at(index).in_progress = false;
+  s.close(index, opened);
   return n;
 }
 
@@ -385,9 +385,10 @@ std::size_t observer_object_size(const T* p) {
     s.record(null_tag);
     return 1;
   }
-  // An object that only weak_ptrs hold so far dies after reading unless a shared_ptr later in
-  // the message owns it: checked at the end of the size pass.
-  if (found->kind == object_kind::shared && !found->owned) s.observed_unowned(*found);
+  // An object that only weak_ptrs hold so far (or one that lies in such an object) dies after
+  // reading unless a shared_ptr later in the message owns it: checked at the end of the size pass.
+  if (const write_session::object* shared = s.shared_holder(*found); shared != nullptr && !shared->owned)
+    s.observed_unowned(*shared);
   const std::uint64_t tag = reference_tag(found->id);
   s.record(tag);
   return varint_size(tag);
@@ -555,7 +556,8 @@ inline bool read_type_name(source& in) {
     return false;
   }
   const std::byte* name = in.take(static_cast<std::size_t>(length));
-  if (name == nullptr || !in.charge(at, 1, 2 * sizeof(void*))) return false;
+  // Its entry in the table's list of names, which grows by doubling.
+  if (name == nullptr || !in.charge(at, 1, 2 * object_table::name_entry_size)) return false;
   in.objects().add_name(the_registry().find(std::string_view(reinterpret_cast<const char*>(name),
                                                              static_cast<std::size_t>(length))));
   return true;
@@ -590,8 +592,14 @@ BIFRONS_INLINE bool read_polymorphic_header(source& in, object_table& table, pol
   const std::byte* count_at = in.position();
   h.inside = in.read_varint();
   if (in.failed()) return false;
-  // Every object inside takes at least one byte of the encoding that follows.
-  if (h.inside > in.remaining()) {
+  // Every object inside takes at least one byte of the encoding that follows, a struct envelope:
+  // counted against its length, not the rest of the input (a small object must not make a
+  // reader that skips fields of it give out ids for the whole input).
+  const std::byte* body = in.position();
+  const std::uint64_t envelope = in.read_varint();
+  if (in.failed()) return false;
+  in.rewind(body);
+  if (h.inside > (envelope >> 1) || h.inside > in.remaining()) {
     in.fail_at(errc::invalid_value, count_at);
     return false;
   }
@@ -631,6 +639,13 @@ BIFRONS_INLINE const cast_path* cast_to(source& in, object_table& table, const s
   return path;
 }
 
+/// Object `index` is read (object_table::close): the read fails at `at` when the chain of owners it
+/// heads is longer than read_options::max_depth, for destroying it would recurse that deep.
+BIFRONS_INLINE void close_object(source& in, object_table& table, std::size_t index, object_table::opened opened,
+                                 const std::byte* at) noexcept {
+  if (!table.close(index, opened, in.max_depth()) && !in.failed()) in.fail_at(errc::depth_limit_exceeded, at);
+}
+
 /// Tag 1: no count of objects inside to check.
 inline constexpr std::uint64_t no_count = ~std::uint64_t{0};
 
@@ -641,13 +656,12 @@ inline constexpr std::uint64_t no_count = ~std::uint64_t{0};
 template <class ReadBody>
 BIFRONS_INLINE void read_new_object(source& in, object_table& table, const std::byte* at, std::size_t index,
                                     bool weak_link, std::uint64_t inside, bool fresh, ReadBody read_body) {
-  const std::size_t floor = weak_link ? table.raise_floor(index) : 0;
+  const object_table::opened opened = table.open(index, weak_link);
   {
     fresh_guard guard(in, fresh);
     read_body();
   }
-  if (weak_link) table.restore_floor(floor);
-  table.at(index).in_progress = false;
+  close_object(in, table, index, opened, at);
   if (inside != no_count && !in.failed()) {
     const std::size_t read = table.size() - (index + 1);
     if (read > inside) return in.fail_at(errc::invalid_value, at);
@@ -697,10 +711,12 @@ void unique_read_new(source& in, const std::byte* at, std::uint64_t tag, std::un
     // Only where something can refer to the object does it go into the table.
     object_table* table = in.tracks_objects() ? &in.objects() : nullptr;
     std::size_t index = 0;
+    object_table::opened opened{};
     const auto introduced = [&](U* object) {
       if (table) {
         (void)enter_static<U>(*table, object, object_kind::unique);
         index = table->size() - 1;
+        opened = table->open(index, false);
       }
     };
     if (p && readable_in_place<T>) {
@@ -712,7 +728,7 @@ void unique_read_new(source& in, const std::byte* at, std::uint64_t tag, std::un
       p.reset();
       (void)new_read<U>(in, introduced, [&](U* object) { p.reset(object); });
     }
-    if (table) table->at(index).in_progress = false;
+    if (table) close_object(in, *table, index, opened, at);
   }
 }
 
@@ -790,18 +806,20 @@ void owning_read(source& in, T*& p) {
         // and nulls the pointer.
         object_table& table = in.objects();
         std::size_t index = 0;
+        object_table::opened opened{};
         (void)new_read<T>(
             in,
             [&](T* made) {
               (void)enter_static<T>(table, made, object_kind::unique);
               index = table.size() - 1;
+              opened = table.open(index, false);
             },
             [&](T* made) {
               p = made;
               table.at(index).slot = &p;
               table.at(index).ops = &owned_ops_for<T>;
             });
-        table.at(index).in_progress = false;
+        close_object(in, table, index, opened, at);
         return;
       }
     }
@@ -856,25 +874,24 @@ void shared_read_new(source& in, const std::byte* at, std::uint64_t tag, std::sh
     } else {
       if (!in.count_object(at) || !in.charge(at, 1, sizeof(U) + shared_overhead)) return;
       object_table& table = in.objects();
-      std::size_t index = 0;
-      // Objects begun inside one that a weak_ptr introduced are owned through a weak link.
-      struct weak_floor {
+      // Closed even when a hook throws: objects begun inside it are not inside this one.
+      struct open_object {
+        source& in;
         object_table& table;
-        std::size_t saved = 0;
-        bool raised = false;
-        ~weak_floor() {
-          if (raised) table.restore_floor(saved);
+        const std::byte* at;
+        std::size_t index = 0;
+        object_table::opened opened{};
+        bool is_open = false;
+        ~open_object() {
+          if (is_open) close_object(in, table, index, opened, at);
         }
-      } floor{table};
-      p = new_shared_read<U>(in, [&](const std::shared_ptr<U>& object) {
-        enter_static<U>(table, object.get(), object_kind::shared).owner = object;
-        index = table.size() - 1;
-        if (weak_link) {
-          floor.saved = table.raise_floor(index);
-          floor.raised = true;
-        }
+      } object{in, table, at};
+      p = new_shared_read<U>(in, [&](const std::shared_ptr<U>& made) {
+        enter_static<U>(table, made.get(), object_kind::shared).owner = made;
+        object.index = table.size() - 1;
+        object.opened = table.open(object.index, weak_link);
+        object.is_open = true;
       });
-      table.at(index).in_progress = false;
       return;
     }
   }
@@ -897,7 +914,7 @@ BIFRONS_INLINE void shared_read(source& in, std::shared_ptr<T>& p, bool weak_lin
   if (!resolve_reference<U>(in, at, tag, true, r)) return;
   if (r.entry == nullptr) return p.reset();
   const auto index = static_cast<std::size_t>(tag - first_reference_tag);
-  if (r.entry->kind != object_kind::shared || (!weak_link && !in.objects().may_own(index)))
+  if (r.entry->kind != object_kind::shared || (!weak_link && !in.objects().own(index)))
     return in.fail_at(errc::invalid_value, at);
   p = std::shared_ptr<U>(r.entry->owner, static_cast<U*>(r.address));
 }
@@ -925,9 +942,21 @@ BIFRONS_INLINE void weak_read(source& in, std::weak_ptr<T>& w) {
   w = std::shared_ptr<T>(r.entry->owner, static_cast<U*>(r.address));
 }
 
-/// Non-owning pointers: null or a reference to any object of the type.
+/// How the object table reads and rewrites a non-owning T* (object_table::relocate, release).
 template <class T>
-void observer_read(source& in, T*& p, bool nullable) {
+inline constexpr object_table::pointer_ops raw_pointer_ops{
+    [](const void* slot) noexcept -> void* {
+      return const_cast<std::remove_cv_t<T>*>(*static_cast<T* const*>(slot));
+    },
+    [](void* slot, void* to) noexcept { *static_cast<T**>(slot) = static_cast<T*>(to); }};
+
+/// Non-owning pointers: null or a reference to any object of the type. The table keeps the
+/// pointer's address (`slot`, read and rewritten through `ops`; a T* unless the caller says):
+/// where the library moves the object it points at, or the object dies with the value, it is
+/// rewritten or set to null.
+template <class T>
+void observer_read(source& in, T*& p, bool nullable, void* slot = nullptr,
+                   const object_table::pointer_ops* ops = &raw_pointer_ops<T>) {
   using U = std::remove_cv_t<T>;
   const std::byte* at = in.position();
   std::uint64_t tag;
@@ -943,8 +972,9 @@ void observer_read(source& in, T*& p, bool nullable) {
     p = nullptr;
     return;
   }
-  if (r.entry->kind == object_kind::shared) in.objects().observe(*r.entry, at);
   p = static_cast<U*>(r.address);
+  in.objects().observe(slot != nullptr ? slot : static_cast<void*>(&p), ops,
+                       static_cast<std::size_t>(tag - first_reference_tag), at);
 }
 
 /// A by-value object of a type with enable_identity takes the next id, unless a pointer has just

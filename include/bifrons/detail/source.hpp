@@ -9,6 +9,7 @@
 
 #include <bit>
 #include <cstddef>
+#include <initializer_list>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -31,6 +32,7 @@ class source {
         limit_(data + size),
         end_(data + size),
         depth_left_(options.max_depth),
+        max_depth_(options.max_depth),
         alloc_left_(options.max_alloc_bytes),
         max_elements_(options.max_elements),
         max_bucket_size_(options.max_bucket_size),
@@ -226,6 +228,8 @@ class source {
   }
   void leave() noexcept { ++depth_left_; }
   [[nodiscard]] std::size_t depth_left() const noexcept { return depth_left_; }
+  /// read_options::max_depth: also the longest chain of owners a read may build (object_table).
+  [[nodiscard]] std::size_t max_depth() const noexcept { return max_depth_; }
 
   /// Forgets the error and goes back to `p` inside a struct body that ends at `limit`, at the
   /// depth it had there: a struct whose hook refused the stale values of a reused object reads
@@ -288,10 +292,15 @@ class source {
   /// A non-owning pointer to an object that nothing in the value owns fails it here.
   void end_value() noexcept {
     if (!objects_) return;
-    if (!failed()) {
-      if (const std::byte* at = objects_->dangling_observer()) fail_at(errc::invalid_value, at);
-    }
-    objects_->release(!failed());
+    if (const std::byte* at = objects_->release(!failed()); at != nullptr && !failed()) fail_at(errc::invalid_value, at);
+  }
+  /// Where the object table is (what was read after it can be relocated or forgotten).
+  [[nodiscard]] object_table::mark objects_mark() const noexcept {
+    return objects_ ? objects_->position() : object_table::mark{};
+  }
+  /// Whether anything was entered in the object table since `m`.
+  [[nodiscard]] bool objects_since(object_table::mark m) const noexcept {
+    return objects_ && (objects_->size() > m.objects || objects_->observer_count() > m.observers);
   }
 
   /// True while the object being read was default-constructed just before (see struct_codec).
@@ -429,6 +438,7 @@ class source {
   const std::byte* limit_;
   const std::byte* end_;
   std::size_t depth_left_;
+  std::size_t max_depth_;
   std::size_t alloc_left_;
   std::size_t max_elements_;
   std::size_t max_bucket_size_;
@@ -458,7 +468,7 @@ class object_table_owner {
   ~object_table_owner() {
     object_table* table = std::exchange(in_.objects_, nullptr);
     if (table == nullptr) return;
-    table->release(false);  // what its destructor does: an unfinished read's objects are freed
+    (void)table->release(false);  // what its destructor does: an unfinished read's objects are freed
     if (std::unique_ptr<object_table>& spare = spare_object_table();
         spare == nullptr && table->retained_bytes() <= kept_object_table_bytes)
       spare.reset(table);
@@ -498,23 +508,41 @@ class fresh_guard {
 /// temporary's destructor runs.
 class temporary_objects {
  public:
-  explicit temporary_objects(source& in) noexcept : in_(in), mark_(in.object_count()) {}
+  explicit temporary_objects(source& in) noexcept : in_(in), mark_(in.objects_mark()) {}
   temporary_objects(const temporary_objects&) = delete;
   temporary_objects& operator=(const temporary_objects&) = delete;
   ~temporary_objects() {
-    if (!moved_ && in_.object_count() > mark_) in_.objects().forget(mark_);
+    if (!moved_ && in_.objects_since(mark_)) in_.objects().forget(mark_);
   }
-  /// The `size` bytes at `part` of the temporary now live at `to` (call once per part, for a
-  /// pair whose halves a container stores as a pair of another type).
-  void moved_to(const void* part, std::size_t size, void* to) noexcept {
-    if (in_.object_count() > mark_) in_.objects().relocate(mark_, part, size, to);
+  /// The temporary's bytes now live elsewhere: each range of it (its parts, for a pair whose
+  /// halves a container stores as a pair of another type) at its destination.
+  void moved_to(std::initializer_list<object_table::moved_range> moved) noexcept {
+    if (in_.objects_since(mark_)) in_.objects().relocate(mark_, {moved.begin(), moved.size()});
     moved_ = true;
   }
 
  private:
   source& in_;
-  std::size_t mark_;
+  object_table::mark mark_;
   bool moved_ = false;
+};
+
+/// Around a load_and_construct hook: what it read into its locals dies with them
+/// (object_table::end_hook_locals); a non-owning pointer it read to such an object fails the read.
+class hook_locals {
+ public:
+  explicit hook_locals(source& in) noexcept : in_(in), mark_(in.objects_mark()) {}
+  hook_locals(const hook_locals&) = delete;
+  hook_locals& operator=(const hook_locals&) = delete;
+  ~hook_locals() {
+    if (!in_.objects_since(mark_)) return;
+    if (const std::byte* at = in_.objects().end_hook_locals(mark_); at != nullptr && !in_.failed())
+      in_.fail_at(errc::invalid_value, at);
+  }
+
+ private:
+  source& in_;
+  object_table::mark mark_;
 };
 
 }  // namespace bifrons::detail

@@ -143,7 +143,7 @@ class open_envelope {
 /// before them. A struct read again from defaults rolls both back, so that the second pass reads
 /// the same bytes as the first did.
 struct object_mark {
-  std::size_t objects = 0;
+  object_table::mark table{};
   std::size_t names = 0;
 };
 
@@ -286,6 +286,8 @@ struct struct_codec {
     [[maybe_unused]] auto path = struct_path<T>(in);
     const open_envelope envelope(in, class_version<T>(), refuses_newer_versions<T>);
     input_archive ar(in);
+    // What the hook reads into its locals dies with them, after the object is made from them.
+    const hook_locals locals(in);
     return call_user_hook(in, envelope.start, [&] { return call_load_and_construct<T>(ar, envelope.version); });
   }
 
@@ -351,7 +353,7 @@ struct struct_codec {
       const std::byte* fields = in.position();
       const std::size_t budget = in.budget_left();
       object_mark objects{};
-      if constexpr (may_hold_pointers<T>()) objects = {in.object_count(), in.type_name_count()};
+      if constexpr (may_hold_pointers<T>()) objects = {in.objects_mark(), in.type_name_count()};
 
       input_archive ar(in);
       if constexpr (reflected<T>) {
@@ -440,8 +442,8 @@ struct struct_codec {
                                      std::uint32_t version, [[maybe_unused]] const std::byte* start) {
     // The objects the first pass read are read again, with the same ids.
     if constexpr (may_hold_pointers<T>()) {
-      if (in.object_count() > objects.objects || in.type_name_count() > objects.names)
-        in.objects().rollback(objects.objects, objects.names);
+      if (in.objects_since(objects.table) || in.type_name_count() > objects.names)
+        in.objects().rollback(objects.table, objects.names);
     }
     if constexpr (may_have_virtual_bases<T>) in.forget_virtual_bases(bases);
     v = access::make<T>();

@@ -61,6 +61,9 @@ class basic_write_session {
     bool in_progress = true;
     bool owned = false;               // shared objects: a shared_ptr of the message owns it
     std::weak_ptr<const void> owner;  // shared objects: to tell an aliasing shared_ptr apart
+    std::uint32_t holder = 0;   // index + 1 of the object it lies in; 0: the value itself
+    std::uint32_t reaches = 0;  // index + 1 of the lowest object being sized that it owns, or 0
+    bool weak_link = false;     // a weak_ptr introduced it: its holder does not own it
   };
 
   enum class pass : std::uint8_t { size, write };
@@ -90,6 +93,7 @@ class basic_write_session {
     polymorphic_depth_ = 0;
     next_id_ = 1;
     strong_floor_ = 0;
+    current_ = 0;
     depth_ = 0;
     error_ = errc::ok;
     pass_ = pass::size;
@@ -130,7 +134,10 @@ class basic_write_session {
   std::size_t introduce(const void* address, const void* type, object_kind kind, const Owner&... owner) {
     static_assert(sizeof...(Owner) <= 1);
     const std::size_t index = objects_.size();
-    objects_.emplace_back(address, type, next_id_++, kind, true, false, owner...);
+    if constexpr (sizeof...(Owner) == 0)
+      objects_.emplace_back(address, type, next_id_++, kind, true, false, std::weak_ptr<const void>(), current_);
+    else
+      objects_.emplace_back(address, type, next_id_++, kind, true, false, owner..., current_);
     if (indexed_) {  // else at the first search
       if (2 * objects_.size() > slots_.size()) [[unlikely]]
         grow();
@@ -152,14 +159,46 @@ class basic_write_session {
   /// encoding are counted as the difference, for readers that skip it).
   [[nodiscard]] std::uint64_t next_id() const noexcept { return next_id_; }
 
-  /// True if a shared_ptr may own `o` without closing a cycle of owners (see object_table).
-  [[nodiscard]] bool may_own(const object& o) const noexcept { return !o.in_progress || o.id < strong_floor_; }
-  std::uint64_t raise_floor(std::uint64_t id) noexcept {
-    const std::uint64_t saved = strong_floor_;
-    strong_floor_ = id;
+  /// What open() changed, for close(): the mirror of object_table's, so that the writer refuses
+  /// the cycles of owners that the reader refuses.
+  struct opened {
+    std::uint32_t current;
+    std::uint64_t floor;
+  };
+  /// Size pass: object `index` is being sized; a weak_ptr introduced it (weak_link).
+  opened open(std::size_t index, bool weak_link) noexcept {
+    const opened saved{current_, strong_floor_};
+    object& o = objects_[index];
+    o.weak_link = weak_link;
+    if (weak_link) strong_floor_ = o.id;
+    current_ = static_cast<std::uint32_t>(index + 1);
     return saved;
   }
-  void restore_floor(std::uint64_t saved) noexcept { strong_floor_ = saved; }
+  void close(std::size_t index, opened saved) noexcept {
+    object& o = objects_[index];
+    o.in_progress = false;
+    current_ = saved.current;
+    strong_floor_ = saved.floor;
+    if (!o.weak_link && saved.current != 0) held_by(objects_[saved.current - 1], o.reaches);
+  }
+  /// Size pass: a shared_ptr in the object being sized owns `o` (a back-reference): false if that
+  /// closes a cycle of owners (object_table::own).
+  [[nodiscard]] bool own(const object& o) noexcept {
+    const std::uint32_t reaches = o.in_progress ? static_cast<std::uint32_t>(index_of(o) + 1) : being_sized(o.reaches);
+    if (reaches != 0 && objects_[reaches - 1].id >= strong_floor_) return false;
+    if (current_ != 0) held_by(objects_[current_ - 1], reaches);
+    return true;
+  }
+  /// The shared object whose owners decide whether `o` outlives a read: itself, or the first
+  /// shared object its holders lie in; nullptr when the value itself holds it.
+  [[nodiscard]] const object* shared_holder(const object& o) const noexcept {
+    const object* p = &o;
+    while (p->kind != object_kind::shared) {
+      if (p->holder == 0) return nullptr;
+      p = &objects_[p->holder - 1];
+    }
+    return p;
+  }
 
   /// Size pass: one level deeper, or false (and the error) past max_depth.
   bool enter() noexcept {
@@ -282,6 +321,14 @@ class basic_write_session {
   }
 
  private:
+  static void held_by(object& holder, std::uint32_t reaches) noexcept {
+    if (reaches != 0 && (holder.reaches == 0 || reaches < holder.reaches)) holder.reaches = reaches;
+  }
+  [[nodiscard]] std::uint32_t being_sized(std::uint32_t reaches) const noexcept {
+    while (reaches != 0 && !objects_[reaches - 1].in_progress) reaches = objects_[reaches - 1].reaches;
+    return reaches;
+  }
+
   [[nodiscard]] BIFRONS_INLINE std::size_t stack_used() const noexcept {
     const std::uintptr_t now = stack_position();
     return static_cast<std::size_t>(now < stack_base_ ? stack_base_ - now : now - stack_base_);
@@ -360,6 +407,7 @@ class basic_write_session {
   std::size_t polymorphic_depth_ = 0;
   std::uint64_t next_id_ = 1;
   std::uint64_t strong_floor_ = 0;
+  std::uint32_t current_ = 0;  // index + 1 of the innermost object being sized; 0: none
   std::size_t depth_ = 0;
   errc error_ = errc::ok;
   pass pass_ = pass::size;

@@ -11,6 +11,7 @@
 #include <atomic>
 
 #include "../detail/codec.hpp"
+#include "../identity.hpp"
 
 namespace bifrons {
 template <class T>
@@ -18,6 +19,10 @@ struct codec<std::atomic<T>> {
   static_assert(detail::max_size_of<T> != detail::unbounded,
                 "bifrons: std::atomic<T> needs a T whose encoding has a bounded size (a scalar, an enum, a struct "
                 "of those), since its value may change between the size pass and the write pass");
+  static_assert(!enable_identity<T>,
+                "bifrons: std::atomic<T> of a T with enable_identity: the T is read into a temporary and stored, "
+                "so no pointer could keep its address. Hold the object outside the atomic, or do not give its "
+                "type enable_identity");
   static constexpr std::size_t min_size = detail::min_size_of<T>;
   static constexpr std::size_t max_size = detail::max_size_of<T>;
   static constexpr std::size_t size(const std::atomic<T>&) noexcept { return max_size; }

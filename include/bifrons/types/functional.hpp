@@ -27,10 +27,20 @@ struct codec<std::reference_wrapper<T>> {
     if constexpr (ok) return detail::replayed_write<U>(out, [&] { return &r.get(); });
     return out;
   }
+  static constexpr detail::object_table::pointer_ops reference_ops{
+      [](const void* slot) noexcept -> void* {
+        return const_cast<U*>(&static_cast<const std::reference_wrapper<T>*>(slot)->get());
+      },
+      [](void* slot, void* to) noexcept {
+        // Set to null only when the read fails (the wrapper is then in a value being discarded):
+        // it keeps its object then, as a reference cannot be null.
+        if (to != nullptr) *static_cast<std::reference_wrapper<T>*>(slot) = *static_cast<T*>(to);
+      }};
   static void read(detail::source& in, std::reference_wrapper<T>& r) {
     if constexpr (ok) {
+      // The table keeps the wrapper's address, to rewrite it where its object moves.
       T* p = &r.get();
-      detail::observer_read(in, p, false);
+      detail::observer_read(in, p, false, &r, &reference_ops);
       r = *p;
     }
   }

@@ -1,0 +1,262 @@
+// The addresses the reader hands out (bifrons/detail/objects.hpp): every input of the outside
+// review of issue 32, with its exact bytes. Each read must fail or succeed cleanly under ASan,
+// UBSan and LeakSanitizer (the asan stage), and every pointer a successful read returns must
+// point at an object the value keeps.
+#include <bifrons/pointers.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "types/test_support.hpp"
+
+namespace bifrons_test {
+namespace {
+
+using bifrons::errc;
+
+struct Leaf {
+  std::int32_t v = 0;
+};
+
+/// Owns a Leaf through an owning raw pointer; copy and move transfer it.
+struct Own {
+  Leaf* p = nullptr;
+  Own() = default;
+  Own(const Own& o) : p(o.p ? new Leaf(*o.p) : nullptr) {}
+  Own(Own&& o) noexcept : p(std::exchange(o.p, nullptr)) {}
+  Own& operator=(Own o) noexcept {
+    std::swap(p, o.p);
+    return *this;
+  }
+  ~Own() { delete p; }
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(bifrons::owning(p));
+  }
+};
+
+/// Made only by load_and_construct.
+struct NoDef {
+  std::int32_t x;
+  explicit NoDef(std::int32_t v) : x(v) {}
+  template <class Archive>
+  void save(Archive& ar) const {
+    ar(x);
+  }
+  template <class Archive>
+  static NoDef load_and_construct(Archive& ar) {
+    std::int32_t v = 0;
+    ar(v);
+    return NoDef(v);
+  }
+};
+
+/// An Own with a private default constructor, read into existing vectors.
+struct O {
+  Own own;
+  explicit O(int) {}
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(bifrons::owning(own.p));
+  }
+
+ private:
+  O() = default;
+  friend bifrons::access;
+};
+
+struct Holder {
+  std::unique_ptr<Leaf> u;
+};
+struct Top {
+  std::weak_ptr<Holder> w;
+  Leaf* raw = nullptr;
+};
+struct WeakNode {
+  std::shared_ptr<WeakNode> s;
+  std::weak_ptr<WeakNode> w;
+  WeakNode* raw = nullptr;
+  std::int32_t v = 0;
+};
+
+struct A {
+  std::int32_t id = 0;
+  bool operator<(const A& o) const { return id < o.id; }
+};
+struct SelfPointing {
+  A a;
+  const A* p = nullptr;
+};
+
+struct Cyclic {
+  std::shared_ptr<Cyclic> s1;
+  std::weak_ptr<Cyclic> w;
+  std::shared_ptr<Cyclic> s2;
+};
+struct Chained {
+  std::shared_ptr<Chained> next;
+};
+
+}  // namespace
+}  // namespace bifrons_test
+
+template <>
+inline constexpr bool bifrons::enable_identity<bifrons_test::A> = true;
+
+namespace bifrons_test {
+namespace {
+
+// ---- 1: owning slots recorded in objects that move --------------------------------------------
+
+TEST(PointerSafety, OwningSlotInOptionalOfConst) {
+  using T = std::pair<std::optional<const Own>, std::int32_t>;
+  // The Own is read into a temporary and moved into the optional; then the int is missing.
+  EXPECT_TRUE(fails_with<T>(B({0x01, 0x06, 0x01, 0x02, 0x0a}), errc::unexpected_end, 5, 1));
+  // The same, complete: the moved Own keeps its Leaf.
+  const auto r = bifrons::try_from_bytes<T>(B({0x01, 0x06, 0x01, 0x02, 0x0a, 0x04}));
+  ASSERT_TRUE(r) << r.message();
+  ASSERT_TRUE(r->first && r->first->p);
+  EXPECT_EQ(r->first->p->v, 5);
+  EXPECT_EQ(r->second, 2);
+}
+
+TEST(PointerSafety, OwningSlotInPairBuiltFromElements) {
+  using T = std::vector<std::pair<Own, NoDef>>;
+  EXPECT_TRUE(fails_with<T>(B({0x02, 0x06, 0x01, 0x02, 0x0a, 0x02, 0x02}), errc::unexpected_end, 7, 1));
+  const auto r = bifrons::try_from_bytes<T>(B({0x01, 0x06, 0x01, 0x02, 0x0a, 0x02, 0x02}));
+  ASSERT_TRUE(r) << r.message();
+  ASSERT_EQ(r->size(), 1u);
+  ASSERT_TRUE((*r)[0].first.p);
+  EXPECT_EQ((*r)[0].first.p->v, 5);
+  EXPECT_EQ((*r)[0].second.x, 1);
+}
+
+TEST(PointerSafety, OwningSlotInReusedVectorThatGrows) {
+  std::vector<O> v;
+  v.reserve(1);
+  v.emplace_back(1);
+  // The old element is read in place, then the vector needs room for a second one.
+  EXPECT_THROW(bifrons::from_bytes(B({0x02, 0x06, 0x01, 0x02, 0x0a}), v), bifrons::error);
+  // Complete: both elements own their Leaf.
+  std::vector<O> w;
+  w.reserve(1);
+  w.emplace_back(1);
+  bifrons::from_bytes(B({0x02, 0x06, 0x01, 0x02, 0x0a, 0x06, 0x01, 0x02, 0x0c}), w);
+  ASSERT_EQ(w.size(), 2u);
+  ASSERT_TRUE(w[0].own.p && w[1].own.p);
+  EXPECT_EQ(w[0].own.p->v, 5);
+  EXPECT_EQ(w[1].own.p->v, 6);
+}
+
+// ---- 2: non-owning pointers to objects that die with the table ---------------------------------
+
+TEST(PointerSafety, RawPointerIntoObjectOwnedByWeakOnlyObject) {
+  // Holder is owned outside the message: only the weak_ptr reaches it. The writer refuses the
+  // value (the Leaf would die with the read, and raw dangle), and the reader its bytes.
+  const auto holder = std::make_shared<Holder>();
+  holder->u = std::make_unique<Leaf>(Leaf{42});
+  const Top top{holder, holder->u.get()};
+  std::array<std::byte, 64> buffer{};
+  EXPECT_EQ(bifrons::try_to_bytes(top, buffer).code(), errc::unwritten_pointee);
+  EXPECT_TRUE(fails_with<Top>(B({0x0c, 0x01, 0x06, 0x01, 0x02, 0x54, 0x04}), errc::invalid_value, 6));
+}
+
+TEST(PointerSafety, RawPointerIntoChildOfWeakOnlyObject) {
+  // outer: s = new n1 (id 1) { s null, w = new n3 (id 2) { s = new n4 (id 3) { v 42 }, w null,
+  // raw null, v 0 }, raw null, v 0 }, w null, raw -> n4 (tag 5), v 0. Only n1's weak_ptr holds n3,
+  // so n3 and the n4 it owns die with the read, and raw would dangle.
+  const bytes b = B({0x26, 0x01, 0x1c, 0x00, 0x01, 0x12, 0x01, 0x08, 0x00, 0x00, 0x00, 0x54, 0x00, 0x00, 0x00, 0x00,
+                     0x00, 0x00, 0x05, 0x00});
+  EXPECT_TRUE(fails_with<WeakNode>(b, errc::invalid_value, 18));
+}
+
+// ---- 3: pointers to objects with identity that move --------------------------------------------
+
+TEST(PointerSafety, MapValuePointsAtItsOwnKey) {
+  std::map<A, const A*> m;
+  const auto it = m.emplace(A{7}, nullptr).first;
+  it->second = &it->first;
+  const bytes b = bifrons::to_bytes(m);
+  EXPECT_EQ(hex(b), "01 02 0e 03");
+  const auto r = bifrons::try_from_bytes<std::map<A, const A*>>(b);
+  ASSERT_TRUE(r) << r.message();
+  ASSERT_EQ(r->size(), 1u);
+  EXPECT_EQ(r->begin()->second, &r->begin()->first);
+}
+
+TEST(PointerSafety, TopLevelValuePointsIntoItself) {
+  SelfPointing s;
+  s.a.id = 7;
+  s.p = &s.a;
+  const bytes b = bifrons::to_bytes(s);
+  EXPECT_EQ(hex(b), "06 02 0e 03");
+  const auto r = bifrons::try_from_bytes<SelfPointing>(b);
+  ASSERT_TRUE(r) << r.message();
+  EXPECT_EQ(r->p, &r->a);
+  SelfPointing existing;
+  bifrons::from_bytes(b, existing);
+  EXPECT_EQ(existing.p, &existing.a);
+}
+
+TEST(PointerSafety, PointerIntoOptionalOfConst) {
+  using T = std::pair<std::optional<const A>, const A*>;
+  const auto r = bifrons::try_from_bytes<T>(B({0x01, 0x02, 0x0e, 0x03}));
+  ASSERT_TRUE(r) << r.message();
+  ASSERT_TRUE(r->first);
+  EXPECT_EQ(r->second, &*r->first);
+}
+
+// ---- 4 and 5: cycles and chains of owners -------------------------------------------------------
+
+TEST(PointerSafety, SharedCycleThroughWeakLinkIsRefused) {
+  // A's w introduces B; B's s1 refers back to A (above the weak link: allowed); then A's s2
+  // refers to the finished B, which owns A: a cycle of owners.
+  EXPECT_TRUE(fails_with<std::shared_ptr<Cyclic>>(B({0x01, 0x0e, 0x00, 0x01, 0x06, 0x03, 0x00, 0x00, 0x04}),
+                                                  errc::invalid_value, 8));
+  // The writer refuses the same value.
+  auto a = std::make_shared<Cyclic>();
+  auto b = std::make_shared<Cyclic>();
+  a->w = b;
+  b->s1 = a;
+  a->s2 = b;
+  std::array<std::byte, 64> buffer{};
+  EXPECT_EQ(bifrons::try_to_bytes(a, buffer).code(), errc::ownership_cycle);
+  a->s2.reset();  // break it, so that the test does not leak
+  // Without s2 it is no cycle: B is then owned only by A's... nothing: the weak_ptr expires.
+  const auto r = bifrons::try_from_bytes<std::shared_ptr<Cyclic>>(B({0x01, 0x0e, 0x00, 0x01, 0x06, 0x03, 0x00, 0x00, 0x00}));
+  ASSERT_TRUE(r) << r.message();
+  EXPECT_TRUE((*r)->w.expired());
+}
+
+TEST(PointerSafety, ChainOfBackReferencesIsBoundedByMaxDepth) {
+  // Node i's next refers back to node i - 1: each object is read at depth 2, but destroying the
+  // last would recurse through all of them.
+  const auto chain = [](std::size_t n) {
+    bytes b = varint_bytes(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const bytes next = i == 0 ? B({0x00}) : varint_bytes(3 + (i - 1));
+      b.push_back(std::byte{0x01});
+      put_varint(b, 2 * next.size());
+      b.insert(b.end(), next.begin(), next.end());
+    }
+    return b;
+  };
+  bifrons::read_options options;
+  options.max_depth = 16;
+  const auto fine = bifrons::try_from_bytes<std::vector<std::shared_ptr<Chained>>>(chain(16), options);
+  ASSERT_TRUE(fine) << fine.message();
+  EXPECT_EQ(fine->back()->next, (*fine)[14]);
+  const auto deep = bifrons::try_from_bytes<std::vector<std::shared_ptr<Chained>>>(chain(17), options);
+  EXPECT_EQ(deep.code(), errc::depth_limit_exceeded);
+  // 700,000 nodes with the default limits: refused, and nothing recurses deeply.
+  const auto big = bifrons::try_from_bytes<std::vector<std::shared_ptr<Chained>>>(chain(700'000));
+  EXPECT_EQ(big.code(), errc::depth_limit_exceeded);
+}
+
+}  // namespace
+}  // namespace bifrons_test
