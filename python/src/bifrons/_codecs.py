@@ -8,13 +8,28 @@ document and checks what a codec relies on (record layouts, defaults, fixed widt
 
 from __future__ import annotations
 
-import copy
 import struct
+import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ._errors import DecodeError, EncodeError, Errc, Error, SchemaError
 from ._floats import f32_from_bits, f64_from_bits, float_bits, float_key
-from ._state import BY_VALUE, SHARED, SKIPPED, UNIQUE, ObjectEntry, Reader, Writer, varint_bytes
+from ._state import (
+    BY_VALUE,
+    LIST,
+    NUMBER,
+    SET_ENTRY,
+    SHARED,
+    SKIPPED,
+    SLOT,
+    STR,
+    UNIQUE,
+    ObjectEntry,
+    Reader,
+    Writer,
+    dict_cost,
+    varint_bytes,
+)
 
 _UNEXPECTED_END = Errc.unexpected_end
 _INVALID_VALUE = Errc.invalid_value
@@ -22,7 +37,6 @@ _INVALID_VALUE = Errc.invalid_value
 # What a fixed-width read returns for bytes its type does not allow (a bool other than 0 or 1).
 INVALID = object()
 
-_IMMUTABLE = (type(None), bool, int, float, str)
 _unpack_f64 = struct.Struct("<d").unpack_from
 _pack_f64 = struct.Struct("<d").pack
 
@@ -45,9 +59,52 @@ def _is_list(value: Any) -> bool:
     return isinstance(value, (list, tuple))
 
 
-def fresh(value: Any) -> Any:
-    """A value that the caller may change without changing the original."""
-    return value if isinstance(value, _IMMUTABLE) else copy.deepcopy(value)
+def tree_copy(value: Any) -> Any:
+    """A value that the caller may change without changing the original: every dict and list
+    copied, also those that appear more than once in it (decoded defaults share their parts)."""
+    if type(value) is dict:
+        return {k: tree_copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [tree_copy(v) for v in value]
+    return value  # None, bool, int, float, str: immutable
+
+
+def tree_cost(value: Any, memo: Dict[int, int]) -> int:
+    """What tree_copy(value) costs the allocation budget. Parts that appear more than once are
+    counted each time, but visited once (memo: id -> cost, for objects that outlive it), so
+    this takes time in the value's distinct objects, not in its size as a tree."""
+    t = type(value)
+    if t is dict or t is list:
+        found = memo.get(id(value))
+        if found is None:
+            items = value.values() if t is dict else value
+            found = (dict_cost(len(value)) if t is dict else LIST + SLOT * len(value)) + sum(
+                tree_cost(v, memo) for v in items
+            )
+            memo[id(value)] = found
+        return found
+    if value is None or t is bool:
+        return 0
+    return sys.getsizeof(value)
+
+
+def _table_key(token: Any) -> Tuple[Any, int]:
+    """What a set of keys holds for a key's token, and what that costs the budget.
+
+    CPython hashes ints without a secret, and a tuple's hash is a function of its elements'
+    hashes that anyone can invert: distinct tuples of ints with one hash are easy to compute
+    (hash flooding: 32,000 such keys took 38 s to check). str and bytes are hashed with
+    SipHash and a key chosen at random for each process, so a token that is not one of those
+    (or an int, which hashes to itself modulo 2^61 - 1, and so collides with at most a few
+    other 64-bit values) is checked as its repr: equal for equal tokens, since every token is
+    made of None, bools, ints, floats, str, bytes, tuples and _floats.NaN (unique reprs).
+    """
+    t = type(token)
+    if t is int:
+        return token, SET_ENTRY + NUMBER
+    if t is not str and t is not bytes:
+        token = repr(token)
+    return token, SET_ENTRY + STR + len(token)
 
 
 class Codec:
@@ -66,6 +123,10 @@ class Codec:
     block_width = 0
     record_width: Optional[int] = None
     nullable = False
+    # The budget's charge for a value's own object, beyond its slot in a list: numbers, for
+    # their elements of sequences and arrays and record fields. Containers, dicts and strings
+    # charge themselves when they are read.
+    item_cost = 0
 
     def read(self, r: Reader) -> Any:
         raise NotImplementedError
@@ -204,6 +265,7 @@ class Integer(Codec):
     def __init__(self, name: str, width: int, signed: bool) -> None:
         self.spelling = name
         self.block_width = self.element_min = self.record_width = width
+        self.item_cost = 0 if name == "u8" else NUMBER  # 0-255 are CPython's cached ints
         self.signed = signed
         self.max_raw = (1 << (8 * width)) - 1
         if signed:
@@ -275,6 +337,7 @@ class Float(Codec):
     def __init__(self, width: int) -> None:
         self.spelling = "f32" if width == 4 else "f64"
         self.block_width = self.element_min = self.record_width = self.min_size = width
+        self.item_cost = NUMBER
         self.from_bits = f32_from_bits if width == 4 else f64_from_bits
         self.bits_code = "I" if width == 4 else "Q"
 
@@ -354,6 +417,7 @@ class Enum(Codec):
         self.spelling = self.name = name
         self.underlying = underlying
         self.record_width = underlying.block_width
+        self.item_cost = underlying.item_cost
         self.read = underlying.read  # type: ignore[method-assign]
         self.write = underlying.write  # type: ignore[method-assign]
         self.fixed = underlying.fixed  # type: ignore[attr-defined]
@@ -367,7 +431,7 @@ class Field:
     """A field of a struct or record; its default is decoded once, when the schema loads."""
 
     __slots__ = ("name", "codec", "default_bytes", "base", "virtual", "offset", "width", "_default", "_state",
-                 "_decode")
+                 "_decode", "cost")
 
     def __init__(self, name: str, codec: Codec, default_bytes: bytes, base: bool = False, offset: int = 0,
                  width: int = 0, virtual: bool = False) -> None:
@@ -381,18 +445,36 @@ class Field:
         self.width = width
         self._default: Any = None
         self._state = 0  # 0: not decoded, 1: decoding, 2: decoded
-        self._decode: Optional[Callable[["Field"], Any]] = None
+        # Decodes the default bytes, with the schema loader's budget (a Reader); returns the
+        # value and what a copy of it costs (tree_cost).
+        self._decode: Optional[Callable[["Field", Reader], Tuple[Any, int]]] = None
+        self.cost = 0
 
-    def default(self) -> Any:
-        """The value a field the data lacks takes (docs/schema.md section 5)."""
+    def shared_default(self, r: Reader) -> Any:
+        """The decoded default itself, decoded the first time it is needed (when the schema
+        loads), charged to r's budget. Defaults inside defaults are these objects, shared:
+        T_k {a: T_k-1, b: T_k-1}, both fields of default "00", costs k objects to load, not 2^k."""
         if self._state != 2:
             if self._state == 1:
                 raise SchemaError(f"the default of field {self.name!r} needs itself")
             self._state = 1
             assert self._decode is not None
-            self._default = self._decode(self)
+            self._default, self.cost = self._decode(self, r)
             self._state = 2
-        return fresh(self._default)
+        return self._default
+
+    def default(self, r: Reader) -> Any:
+        """The value a field the data lacks takes (docs/schema.md section 5): a copy that the
+        caller may change, charged its size as a tree (shared parts each time) before it is
+        made, at the end of the data's struct. Reading a default (r.defaults), the shared one."""
+        if r.defaults:
+            return self.shared_default(r)
+        r.charge(self.cost, r.pos)
+        return tree_copy(self._default)
+
+    def copy_default(self) -> Any:
+        """A record field's default, uncharged: a record's cost covers all its fields."""
+        return tree_copy(self._default)
 
 
 class Struct(Codec):
@@ -417,6 +499,8 @@ class Struct(Codec):
     def finish(self) -> None:
         self._names = frozenset(f.name for f in self.fields)
         self._virtual_fields = any(f.virtual for f in self.fields)
+        # The value's dict: the fields and "$version", "$id", "$skipped".
+        self.dict_cost = dict_cost(len(self.fields) + 3)
         self._readers = [(f.name, self._field_reader(f), f) for f in self.fields]
         self._writers = [(f.name, self._field_writer(f)) for f in self.fields]
 
@@ -461,6 +545,7 @@ class Struct(Codec):
         length = header >> 1
         if length > r.limit - r.pos:
             raise DecodeError(_UNEXPECTED_END, r.limit, f"a body of {length} bytes, {r.limit - r.pos} left")
+        r.charge(self.dict_cost, start)
         saved_limit = r.limit
         end = r.limit = r.pos + length
         value: Dict[str, Any] = {}
@@ -479,12 +564,13 @@ class Struct(Codec):
             try:
                 for name, read, field in self._readers:
                     if r.pos == end:
-                        value[name] = field.default()
+                        value[name] = field.default(r)
                     else:
                         value[name] = read(r)
             except Error as e:
                 raise e._within("." + name)  # type: ignore[operator]
         if r.pos < end:
+            r.charge(STR + 2 * (end - r.pos), r.pos)
             value["$skipped"] = r.data[r.pos : end].hex()
         r.pos = end
         r.limit = saved_limit
@@ -499,7 +585,7 @@ class Struct(Codec):
                 if field.virtual and field.codec.name in r.virtual_bases:  # type: ignore[attr-defined]
                     continue
                 if r.pos == end:
-                    value[name] = field.default()
+                    value[name] = field.default(r)
                 else:
                     if field.virtual:
                         r.virtual_bases.append(field.codec.name)  # type: ignore[attr-defined]
@@ -583,6 +669,13 @@ class Record(Codec):
         self.record_width = self.size
         self._ends = frozenset(f.offset + f.width for f in self.fields)
         self._names = frozenset(f.name for f in self.fields)
+        # Every value of a record has the same shape, read or default: its dict (and
+        # "$skipped"), its numbers, its arrays' lists and its records' dicts.
+        self.value_cost = dict_cost(len(self.fields) + 1) + sum(_fixed_cost(f.codec) for f in self.fields)
+
+    def cost(self, length: int) -> int:
+        """A record of `length` bytes in the data, the bytes after our fields as hex."""
+        return self.value_cost + (STR + 2 * (length - self.size) if length > self.size else 0)
 
     def whole_fields(self, length: int) -> bool:
         """Whether a record of `length` bytes in the data ends at a boundary of our fields."""
@@ -599,7 +692,7 @@ class Record(Codec):
                     raise DecodeError(_INVALID_VALUE, p + f.offset)._within("." + f.name)
                 value[f.name] = v
             else:
-                value[f.name] = f.default()
+                value[f.name] = f.copy_default()
         if length > self.size:
             value["$skipped"] = data[p + self.size : p + length].hex()
         return value
@@ -614,6 +707,7 @@ class Record(Codec):
             raise DecodeError(_INVALID_VALUE, start, "a record header with the version bit")
         if not self.whole_fields(length):
             raise DecodeError(Errc.invalid_stride, start, f"{length} bytes end inside a field of {self.name}")
+        r.charge(self.cost(length), start)
         p = r.pos
         r.pos = p + length
         return self.at(r, p, length)
@@ -639,6 +733,7 @@ class Record(Codec):
             raise DecodeError(Errc.element_limit_exceeded, start, f"{n} elements")
         if stride and n > left // stride:
             raise DecodeError(Errc.count_exceeds_input, start, f"{n} records of {stride} bytes, {left} left")
+        self._charge(r, n, stride, start)
         p = r.pos
         r.pos = p + n * stride
         return self._records(r, p, n, stride)
@@ -651,9 +746,17 @@ class Record(Codec):
         stride = self.stride(r)
         if stride and size > (r.limit - r.pos) // stride:
             raise DecodeError(_UNEXPECTED_END, r.limit, f"{size} records of {stride} bytes, {r.limit - r.pos} left")
+        self._charge(r, size, stride, at)
         p = r.pos
         r.pos = p + size * stride
         return self._records(r, p, size, stride)
+
+    def _charge(self, r: Reader, n: int, stride: int, at: int) -> None:
+        """The list of n records; records of stride 0 are one shared dict (see _records)."""
+        if stride == 0:
+            r.charge(LIST + SLOT * n + self.cost(0), at)
+        else:
+            r.charge(LIST + (SLOT + self.cost(stride)) * n, at)
 
     def _records(self, r: Reader, p: int, n: int, stride: int) -> List[Dict[str, Any]]:
         if stride == 0:
@@ -741,18 +844,24 @@ class String(Codec):
             if pos < r.limit:
                 n = data[pos]
                 end = pos + 1 + n
-                if n < 0x80 and end <= r.limit and n <= r.max_elements:
+                if n < 0x80 and end <= r.limit and n <= r.max_elements and STR + n <= r.budget:
+                    r.budget -= STR + n
                     r.pos = end
                     try:
                         return data[pos + 1 : end].decode("utf-8")
                     except UnicodeDecodeError:
                         return {"units": list(data[pos + 1 : end])}
-        n = r.count(width)
-        at = r.take(n * width)
-        chunk = r.data[at : at + n * width]
+        at = r.pos
+        n = r.count(width, None)
+        # A str takes at most as many bytes as its code units: a character that Python holds in
+        # 2 or 4 bytes takes as many in UTF-8, UTF-16 and UTF-32.
+        r.charge(STR + n * width, at)
+        p = r.take(n * width)
+        chunk = r.data[p : p + n * width]
         try:
             return chunk.decode(self.encoding)
         except UnicodeDecodeError:
+            r.charge(dict_cost(1) + LIST + n * (SLOT + (0 if width == 1 else NUMBER)), at)
             if width == 1:
                 return {"units": list(chunk)}
             return {"units": list(struct.unpack(f"<{n}{_UNIT_CODES[width]}", chunk))}
@@ -798,6 +907,7 @@ class Sequence_(Codec):
         else:
             self.spelling = f"sequence<{element.spelling}{', varint' if varint else ''}>"
         self.minimum = element.min_size if varint else element.element_min
+        self.per = SLOT + element.item_cost
         if isinstance(element, Record):
             self.read = element.read_block  # type: ignore[method-assign]
             self.write = self._write_records  # type: ignore[method-assign]
@@ -806,7 +916,7 @@ class Sequence_(Codec):
             self.write = self._write_block  # type: ignore[method-assign]
 
     def read(self, r: Reader) -> List[Any]:  # type: ignore[override]
-        n = r.count(self.minimum)
+        n = r.count(self.minimum, self.per)
         read = self.element.read
         if self.minimum == 0 and n:
             # Elements of no bytes are all the same value: one object, n references to it.
@@ -822,7 +932,7 @@ class Sequence_(Codec):
         return out
 
     def _read_block(self, r: Reader) -> List[Any]:
-        return self.element.read_block(r, r.count(self.minimum))  # type: ignore[attr-defined]
+        return self.element.read_block(r, r.count(self.minimum, self.per))  # type: ignore[attr-defined]
 
     def _check(self, value: Any) -> None:
         if not _is_list(value) and not (self.element.block_width == 1 and isinstance(value, (bytes, bytearray))):
@@ -874,12 +984,20 @@ class Array(Codec):
             self.mode = "block"
         else:
             self.mode = "elements"
+        # Its list. A size from the schema can be 2^32, of elements that take no bytes.
+        self.list_cost = LIST + size * (SLOT + element.item_cost)
+        if self.min_size == 0:
+            self.item_cost = self.list_cost  # see Tuple_
 
     def read(self, r: Reader) -> List[Any]:
         if self.mode == "block":
+            if self.size * self.element.block_width > r.limit - r.pos:
+                raise DecodeError(_UNEXPECTED_END, r.limit)  # as read_block would, before the budget
+            r.charge(self.list_cost, r.pos)
             return self.element.read_block(r, self.size)  # type: ignore[attr-defined]
         if self.mode == "records":
             return self.element.read_array(r, self.size)  # type: ignore[attr-defined]
+        r.charge(self.list_cost, r.pos)
         read = self.element.read
         if self.min_size == 0 and self.size:
             return [read(r)] * self.size
@@ -961,10 +1079,11 @@ class Bitvector(Codec):
 
     def read(self, r: Reader) -> List[bool]:
         at = r.pos
-        n = r.count(0)
+        n = r.count(0, None)
         nbytes = (n + 7) // 8
         if nbytes > r.limit - r.pos:
             raise DecodeError(Errc.count_exceeds_input, at, f"{n} bits")
+        r.charge(LIST + SLOT * n, at)  # 64 bytes of list for each input byte
         return _bits_value(r, r.take(nbytes), n, nbytes)
 
     def write(self, w: Writer, value: Any) -> None:
@@ -982,9 +1101,13 @@ class Bitset(Codec):
         self.size = size
         self.spelling = f"bitset<{size}>"
         self.min_size = self.element_min = (size + 7) // 8
+        if size == 0:
+            self.item_cost = LIST  # see Tuple_
 
     def read(self, r: Reader) -> List[bool]:
-        return _bits_value(r, r.take(self.min_size), self.size, self.min_size)
+        at = r.take(self.min_size)
+        r.charge(LIST + SLOT * self.size, at)
+        return _bits_value(r, at, self.size, self.min_size)
 
     def write(self, w: Writer, value: Any) -> None:
         if not _is_list(value) or len(value) != self.size:
@@ -1006,9 +1129,11 @@ class Associative(Codec):
         if value is None:
             self.spelling = f"{'multiset' if multi else 'set'}<{key.spelling}>"
             self.minimum = key.min_size
+            self.per = SLOT + key.item_cost
         else:
             self.spelling = f"{'multimap' if multi else 'map'}<{key.spelling}, {value.spelling}>"
             self.minimum = key.min_size + value.min_size
+            self.per = SLOT + LIST + 2 * SLOT + key.item_cost + value.item_cost  # a [key, value] list
 
     def _element(self, r: Reader) -> Any:
         k = self.key_codec.read(r)
@@ -1017,7 +1142,7 @@ class Associative(Codec):
         return k, [k, self.value_codec.read(r)]
 
     def read(self, r: Reader) -> List[Any]:
-        n = r.count(self.minimum)
+        n = r.count(self.minimum, self.per)
         if self.minimum == 0 and n:
             # Elements of no bytes are all the same value, and so all equal keys.
             at = r.pos
@@ -1026,7 +1151,11 @@ class Associative(Codec):
                 raise DecodeError(Errc.duplicate_key, at)._within("[1]")
             return [element] * n
         out: List[Any] = []
-        seen = None if self.multi else set()
+        # The keys read so far, as _table_key makes them: a duplicate is refused at once, at
+        # the element, as the C++ reader does when it inserts. (Comparing each key with the
+        # previous one would need keys in order, which readers do not require: docs/format.md
+        # section 12; sorting at the end would report a later element's error first.)
+        seen: Optional[set] = None if self.multi else set()
         token = self.key_codec.key
         i = 0
         try:
@@ -1034,9 +1163,10 @@ class Associative(Codec):
                 at = r.pos
                 k, element = self._element(r)
                 if seen is not None:
-                    t = token(k, True)
+                    t, cost = _table_key(token(k, True))
                     if t in seen:
                         raise DecodeError(Errc.duplicate_key, at)
+                    r.charge(cost, at)
                     seen.add(t)
                 out.append(element)
         except Error as e:
@@ -1065,7 +1195,7 @@ class Associative(Codec):
                     k = element
                     key_codec.write(w, k)
                 if seen is not None:
-                    t = key_codec.key(k, False)
+                    t = _table_key(key_codec.key(k, False))[0]
                     if t in seen:
                         raise EncodeError(f"the key {_show(k)} twice", Errc.duplicate_key)
                     seen.add(t)
@@ -1085,8 +1215,17 @@ class Tuple_(Codec):
         self.elements = elements
         self.spelling = f"tuple<{', '.join(e.spelling for e in elements)}>"
         self.min_size = self.element_min = sum(e.min_size for e in elements)
+        # Its list, and its numbers: a tuple of many elements can take few bytes.
+        self.list_cost = LIST + sum(SLOT + e.item_cost for e in elements)
+        if self.min_size == 0:
+            # A value of no bytes: containers share one such value for all their elements
+            # (Sequence_.read), but it is as many values as elements in the value's JSON, so
+            # each element is charged the whole value (array<array<monostate, 2^16>, 2^16>
+            # is refused, not 2^32 nulls in one list of 2^16 references).
+            self.item_cost = self.list_cost
 
     def read(self, r: Reader) -> List[Any]:
+        r.charge(self.list_cost, r.pos)
         out: List[Any] = []
         i = 0
         try:
@@ -1115,8 +1254,11 @@ class Complex(Codec):
         self.of = of
         self.spelling = f"complex<{of.spelling}>"
         self.min_size = self.element_min = 2 * of.min_size
+        if self.min_size == 0:
+            self.item_cost = LIST + 2 * (SLOT + of.item_cost)  # see Tuple_
 
     def read(self, r: Reader) -> List[Any]:
+        r.charge(LIST + 2 * SLOT, r.pos)
         return [self.of.read(r), self.of.read(r)]
 
     def write(self, w: Writer, value: Any) -> None:
@@ -1146,8 +1288,10 @@ class Optional_(Codec):
             return None
         if tag != 1:
             raise DecodeError(_INVALID_VALUE, pos, f"an optional's tag {tag:#04x}")
-        value = self.of.read(r)
-        return {"some": value} if self.of.nullable else value
+        if self.of.nullable:
+            r.charge(dict_cost(1), pos)
+            return {"some": self.of.read(r)}
+        return self.of.read(r)
 
     def write(self, w: Writer, value: Any) -> None:
         if value is None:
@@ -1176,6 +1320,7 @@ class Variant(Codec):
         index = r.varint()
         if index >= len(self.alternatives):
             raise DecodeError(_INVALID_VALUE, at, f"alternative {index} of {len(self.alternatives)}")
+        r.charge(dict_cost(2), at)
         try:
             return {"index": index, "value": self.alternatives[index].read(r)}
         except Error as e:
@@ -1207,6 +1352,7 @@ class Alias(Codec):
         self.inner = inner
         self.min_size = self.element_min = inner.min_size
         self.nullable = inner.nullable
+        self.item_cost = inner.item_cost
         self.read = inner.read  # type: ignore[method-assign]
         self.write = inner.write  # type: ignore[method-assign]
         self.key = inner.key  # type: ignore[method-assign]
@@ -1220,6 +1366,7 @@ class Fixed(Codec):
         self.spelling = f"fixed<{of.spelling}>"
         self.base = of.underlying if isinstance(of, Enum) else of
         self.min_size = self.element_min = self.base.block_width
+        self.item_cost = self.base.item_cost
 
     def read(self, r: Reader) -> Any:
         at = r.take(self.min_size)
@@ -1245,6 +1392,7 @@ class Deprecated(Codec):
         self.spelling = f"deprecated<{of.spelling}>"
         self.min_size = self.element_min = of.min_size
         self.nullable = of.nullable
+        self.item_cost = of.item_cost
         # The objects with ids that reading `writes` introduces (set by the schema loader).
         self.written_objects: List[ObjectEntry] = []
 
@@ -1311,6 +1459,7 @@ class Pointer(Codec):
                 if length == 0 or length > 255:
                     raise DecodeError(_INVALID_VALUE, name_at, f"a type name of {length} bytes")
                 p = r.take(length)
+                r.charge(SLOT + STR + length, name_at)
                 r.type_names.append(r.data[p : p + length])
             at = r.pos
             index = r.varint()
@@ -1338,6 +1487,7 @@ class Pointer(Codec):
             index = len(r.objects)
             registered = self.registered is not None and self.to.spelling in self.registered.structs
             r.introduce(at, self.to.spelling, SHARED if self.shares else UNIQUE, role == "shared", registered)
+            r.charge(dict_cost(2), at)
             floor = r.strong_floor
             if role == "weak":
                 r.strong_floor = index
@@ -1369,6 +1519,7 @@ class Pointer(Codec):
                 entry.owned = True
         elif entry.kind == SHARED and entry.observed_at is None:
             entry.observed_at = at
+        r.charge(dict_cost(1), at)
         return {"ref": tag - 2}
 
     def _read_polymorphic(self, r: Reader, at: int) -> Any:
@@ -1381,6 +1532,7 @@ class Pointer(Codec):
         role = self.role
         index = len(r.objects)
         r.introduce(at, struct_.spelling, SHARED if self.shares else UNIQUE, role == "shared", True)
+        r.charge(dict_cost(4), at)
         floor = r.strong_floor
         if role == "weak":
             r.strong_floor = index
@@ -1396,7 +1548,7 @@ class Pointer(Codec):
         if read_inside > inside:
             raise DecodeError(_INVALID_VALUE, at, f"{read_inside} objects inside, the header says {inside}")
         for _ in range(inside - read_inside):
-            r.introduce(at, None, SKIPPED)
+            r.introduce(at, None, SKIPPED)  # charged: `inside` is at most the bytes left
         if read_inside < inside:
             return {"id": index + 1, "type": name, "value": value, "unread": inside - read_inside}
         return {"id": index + 1, "type": name, "value": value}
@@ -1523,6 +1675,16 @@ class Pointer(Codec):
             struct_ = self.registered.by_name[value["type"]]
             return ("id", value.get("id") if meta else None, value["type"], struct_.key(value["value"], meta))
         return ("id", value.get("id") if meta else None, self.to.key(value["value"], meta))
+
+
+def _fixed_cost(codec: Codec) -> int:
+    """The value of a record field: a number (a bool or a byte is a cached object), an array's
+    list, a record's dict."""
+    if isinstance(codec, Record):
+        return codec.value_cost
+    if isinstance(codec, Array):
+        return LIST + codec.size * (SLOT + _fixed_cost(codec.element))
+    return codec.item_cost
 
 
 class Registered:

@@ -8,6 +8,7 @@ quiet NaN of each width ``"nan"``, any other NaN ``"nan:"`` and its bits in hex.
 
 from __future__ import annotations
 
+import itertools
 import math
 import struct
 from typing import Optional, Union
@@ -88,12 +89,26 @@ def float_bits(value: object, width: int) -> Optional[int]:
         return None
 
 
+class NaN:
+    """A NaN as a key: equal to nothing but itself, and its repr too (a serial number, not an
+    address that a later object may reuse), for the set of keys read (_codecs._table_key)."""
+
+    __slots__ = ("serial",)
+    _serials = itertools.count()
+
+    def __init__(self) -> None:
+        self.serial = next(NaN._serials)
+
+    def __repr__(self) -> str:
+        return f"NaN#{self.serial}"
+
+
 def float_key(value: FloatJson) -> object:
     """What decides whether two float keys are equal: -0.0 equals 0.0, a NaN equals nothing."""
     if isinstance(value, str):
         if value.startswith("nan"):
-            return object()
+            return NaN()
         return math.inf if value == "inf" else -math.inf
     if value != value:
-        return object()
+        return NaN()
     return value + 0.0

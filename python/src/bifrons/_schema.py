@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, List, Mapping, Optional, Set, Union
+from typing import Any, Dict, List, Mapping, Optional, Set, Tuple, Union
 
 from ._codecs import (
     INVALID,
@@ -33,6 +33,7 @@ from ._codecs import (
     Struct,
     Tuple_,
     Variant,
+    tree_cost,
 )
 from ._errors import DecodeError, EncodeError, Errc, Error, SchemaError
 from ._frame import MAGIC, frame_header, read_frame
@@ -42,6 +43,8 @@ from ._state import ReadOptions, Reader, Writer
 _MAX_FIXED_SIZE = 1 << 32
 _DEFAULT_OPTIONS = ReadOptions()
 # Reading a field default or a deprecated field's `writes`: bytes from the schema, not input.
+# Python's recursion limit bounds the depth; all the defaults of one schema share one budget,
+# max_alloc_bytes (a hostile schema's defaults can hold 2^26 elements that take no bytes each).
 _SCHEMA_BYTES_OPTIONS = ReadOptions(max_depth=1 << 30)
 
 Bytes = Union[bytes, bytearray, memoryview]
@@ -92,6 +95,10 @@ class _Loader:
         self.fields: List[Field] = []
         self.deprecated: List[Deprecated] = []
         self.registered = Registered()
+        # Decoding the defaults: their budget, and what tree_cost found for the objects in them
+        # (which the fields keep alive while the schema loads).
+        self.defaults = Reader(b"", _SCHEMA_BYTES_OPTIONS, defaults=True)
+        self.costs: Optional[Dict[int, int]] = {}
 
     def load(self) -> Codec:
         doc = self.document
@@ -119,7 +126,8 @@ class _Loader:
             if isinstance(codec, Struct):
                 codec.virtual_scope = self._meets_virtual_bases(codec, [])
         for field in self.fields:
-            field.default()
+            field.shared_default(self.defaults)
+        self.costs = None
         for deprecated in self.deprecated:
             self._written_objects(deprecated)
         return root
@@ -206,7 +214,7 @@ class _Loader:
                 )
                 if field.virtual and not (field.base and isinstance(field_codec, Struct)):
                     raise _fail(f"{fpath}.virtual", "only on a base field of a struct")
-                field._decode = _struct_default_decoder(fpath)
+                field._decode = _struct_default_decoder(fpath, self)
             codec.fields.append(field)
             self.fields.append(field)
         if isinstance(codec, Struct):
@@ -400,29 +408,32 @@ class _Loader:
         raise _fail(f"{path}.kind", f"unknown kind {kind!r}")
 
 
-def _struct_default_decoder(path: str):  # type: ignore[no-untyped-def]
-    def decode(field: Field) -> Any:
+def _struct_default_decoder(path: str, loader: _Loader):  # type: ignore[no-untyped-def]
+    def decode(field: Field, outer: Reader) -> Tuple[Any, int]:
         data = field.default_bytes
         if not data and field.codec.min_size != 0:
-            return None  # a default that cannot be written alone (docs/schema.md section 5)
+            return None, 0  # a default that cannot be written alone (docs/schema.md section 5)
         r = Reader(data, _SCHEMA_BYTES_OPTIONS, defaults=True)
+        r.budget = outer.budget  # the schema's budget, passed on to defaults read inside
         try:
             value = field.codec.read(r)
             if r.pos != len(data):
                 raise DecodeError(Errc.trailing_bytes, r.pos)
         except DecodeError as e:
             raise _fail(f"{path}.default", f"does not decode as {field.codec.spelling} ({e})") from None
-        return value
+        outer.budget = r.budget
+        assert loader.costs is not None
+        return value, tree_cost(value, loader.costs)
 
     return decode
 
 
 def _record_default_decoder(path: str):  # type: ignore[no-untyped-def]
-    def decode(field: Field) -> Any:
+    def decode(field: Field, outer: Reader) -> Tuple[Any, int]:
         value = field.codec.fixed(field.default_bytes, 0)  # type: ignore[attr-defined]
         if value is INVALID:
             raise _fail(f"{path}.default", f"not a valid {field.codec.spelling}")
-        return value
+        return value, tree_cost(value, {})  # as many objects as bytes in the schema
 
     return decode
 

@@ -18,20 +18,40 @@ BY_VALUE = 2  # a by-value object of a struct with identity
 SKIPPED = 3  # counted by a tag-2 header but not read (in fields a newer writer appended)
 
 
+# What the allocation budget charges for the Python objects a read builds: estimates of what
+# 64-bit CPython 3.9-3.13 allocates (sys.getsizeof), rounded up.
+SLOT = 8  # a reference: one element of a list, whatever the element
+LIST = 56  # an empty list
+STR = 80  # a str or bytes object without its characters (49 to 80 bytes)
+NUMBER = 32  # an int outside CPython's cache of -5..256 (28-36 bytes), or a float (24)
+OBJECT_ENTRY = 96  # an ObjectEntry and its slot in Reader.objects
+SET_ENTRY = 48  # a key's share of a set's table (16-byte entries, at most 60 % full, doubling)
+
+
+def dict_cost(keys: int) -> int:
+    """A dict of `keys` string keys: sys.getsizeof gives 184 for 1-5 keys, 464 for 11-21, 832
+    for 22-42 (CPython 3.11)."""
+    return 184 + 40 * keys
+
+
 @dataclass(frozen=True)
 class ReadOptions:
-    """The reader limits of docs/format.md section 27 that do not depend on the host.
+    """The reader limits of docs/format.md section 27, with the C++ library's defaults.
 
-    The allocation budget and the hash-bucket limit of the C++ library depend on its memory
-    layout and hash tables and have no counterpart here.
+    ``max_alloc_bytes`` is charged an estimate of the Python objects a read builds (every
+    list, dict and string, 8 bytes per element of a list, also for elements that take no
+    input bytes), before they are built; a value whose estimate would go past it fails with
+    ``allocation_limit_exceeded``. The hash-bucket limit of the C++ library has no
+    counterpart: set and map keys are checked in a table whose hashes an input cannot choose.
     """
 
     max_depth: int = 64
     max_elements: int = 64 << 20
     max_objects: int = 1 << 20
+    max_alloc_bytes: int = 256 << 20
 
     def __post_init__(self) -> None:
-        for name in ("max_depth", "max_elements", "max_objects"):
+        for name in ("max_depth", "max_elements", "max_objects", "max_alloc_bytes"):
             value = getattr(self, name)
             if type(value) is not int or value < 0:
                 raise ValueError(f"ReadOptions.{name} is a non-negative int, not {value!r}")
@@ -73,6 +93,7 @@ class Reader:
         "depth_left",
         "max_elements",
         "max_objects",
+        "budget",
         "objects",
         "strong_floor",
         "defaults",
@@ -87,6 +108,8 @@ class Reader:
         self.depth_left = options.max_depth
         self.max_elements = options.max_elements
         self.max_objects = options.max_objects
+        # What is left of max_alloc_bytes (see charge).
+        self.budget = options.max_alloc_bytes
         self.objects: List[ObjectEntry] = []
         # Objects at or above this index were introduced below the nearest weak_ptr: a
         # shared_ptr reference to one of them still in progress closes a cycle of owners.
@@ -138,17 +161,28 @@ class Reader:
                 return value
             shift += 7
 
-    def count(self, minimum: int) -> int:
-        """A container's count, checked before anything is built: against max_elements, then
-        against the bytes left when each element takes at least `minimum` bytes."""
+    def charge(self, cost: int, at: int) -> None:
+        """Takes `cost` bytes from the allocation budget before they are allocated; the error
+        is reported at `at` (a container's count, as in C++)."""
+        if cost > self.budget:
+            raise DecodeError(
+                Errc.allocation_limit_exceeded, at, f"{cost} bytes more, {self.budget} left of max_alloc_bytes"
+            )
+        self.budget -= cost
+
+    def count(self, minimum: int, per: Optional[int] = SLOT) -> int:
+        """A container's count, checked before anything is built, in the C++ reader's order
+        (docs/format.md section 27): against max_elements, against the bytes left when each
+        element takes at least `minimum` bytes, then against the budget: a list of `per` bytes
+        an element (None: the caller charges)."""
         at = self.pos
         n = self.varint()
-        if n == 0:
-            return 0
         if n > self.max_elements:
             raise DecodeError(Errc.element_limit_exceeded, at, f"{n} elements")
         if minimum and n > (self.limit - self.pos) // minimum:
             raise DecodeError(Errc.count_exceeds_input, at, f"{n} elements")
+        if per is not None:
+            self.charge(LIST + n * per, at)
         return n
 
     def introduce(
@@ -157,6 +191,7 @@ class Reader:
         """A new object with an id; returns its id (1, 2, 3, ...)."""
         if len(self.objects) >= self.max_objects:
             raise DecodeError(Errc.object_limit_exceeded, at)
+        self.charge(OBJECT_ENTRY, at)
         self.objects.append(ObjectEntry(type_name, kind, kind < BY_VALUE, owned, registered))
         return len(self.objects)
 
