@@ -3,6 +3,7 @@
 // UBSan and LeakSanitizer (the asan stage), and every pointer a successful read returns must
 // point at an object the value keeps.
 #include <bifrons/pointers.hpp>
+#include <bifrons/polymorphic.hpp>
 
 #include <atomic>
 #include <cstdint>
@@ -102,11 +103,27 @@ struct Chained {
   std::shared_ptr<Chained> next;
 };
 
+struct PBase {
+  virtual ~PBase() = default;
+  std::int32_t id = 0;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(id);
+  }
+};
+struct PDerived : PBase {
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(bifrons::base<PBase>(*this));
+  }
+};
+
 }  // namespace
 }  // namespace bifrons_test
 
 template <>
 inline constexpr bool bifrons::enable_identity<bifrons_test::A> = true;
+BIFRONS_REGISTER(bifrons_test::PDerived, "pointer_safety.PDerived");
 
 namespace bifrons_test {
 namespace {
@@ -256,6 +273,48 @@ TEST(PointerSafety, ChainOfBackReferencesIsBoundedByMaxDepth) {
   // 700,000 nodes with the default limits: refused, and nothing recurses deeply.
   const auto big = bifrons::try_from_bytes<std::vector<std::shared_ptr<Chained>>>(chain(700'000));
   EXPECT_EQ(big.code(), errc::depth_limit_exceeded);
+}
+
+// ---- 6 and 7: what tag 2 costs -----------------------------------------------------------------
+
+/// A vector of one PDerived (tag 2) whose header lists its name `names` times and counts `inside`
+/// objects inside it, then a plain PBase (tag 1).
+bytes tag2_message(std::size_t names, std::uint64_t inside) {
+  const std::string name = "pointer_safety.PDerived";
+  bytes b = B({0x02, 0x02, 0x00});
+  put_varint(b, names);
+  for (std::size_t i = 0; i < names; ++i) {
+    put_varint(b, name.size());
+    for (char c : name) b.push_back(static_cast<std::byte>(c));
+  }
+  b.push_back(std::byte{0x01});
+  put_varint(b, inside);
+  const bytes rest = B({0x04, 0x02, 0x00, 0x01, 0x02, 0x00});
+  b.insert(b.end(), rest.begin(), rest.end());
+  return b;
+}
+
+TEST(PointerSafety, TypeNamesAreChargedWhatTheyHold) {
+  using T = std::vector<std::unique_ptr<PBase>>;
+  bifrons::read_options options;
+  options.max_alloc_bytes = 64'000;
+  const auto fits = bifrons::try_from_bytes<T>(tag2_message(1'000, 0), options);
+  ASSERT_TRUE(fits) << fits.message();
+  ASSERT_EQ(fits->size(), 2u);
+  EXPECT_NE(dynamic_cast<const PDerived*>((*fits)[0].get()), nullptr);
+  // A thousand names take 24 KB in the reader's list, up to 36 KB while it grows: 16 bytes a
+  // name (what they were charged) passed 32,000 bytes; what they hold does not.
+  options.max_alloc_bytes = 32'000;
+  EXPECT_EQ(bifrons::try_from_bytes<T>(tag2_message(1'000, 0), options).code(), errc::allocation_limit_exceeded);
+}
+
+TEST(PointerSafety, Tag2CountIsCheckedAgainstItsEnvelope) {
+  using T = std::vector<std::unique_ptr<PBase>>;
+  // The envelope (04 02 00) holds 2 bytes: at most 2 objects inside. 3 fit the rest of the input.
+  const bytes b = tag2_message(1, 3);
+  EXPECT_TRUE(fails_with<T>(b, errc::invalid_value, 29));
+  const auto two = bifrons::try_from_bytes<T>(tag2_message(1, 2));
+  EXPECT_TRUE(two) << two.message();  // an older reader's skipped objects: ids handed out
 }
 
 }  // namespace
