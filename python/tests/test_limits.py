@@ -244,3 +244,14 @@ def test_equal_keys_are_still_found() -> None:
     assert len(floats.decode(b"\x03" + nan + b"\x00" + nan + b"\x00" + nan + b"\x00")) == 3
     with pytest.raises(bifrons.EncodeError, match="twice"):
         schema.encode([[1, 2], (1, 2)])
+
+
+def test_command_line_takes_the_budget(capsys: pytest.CaptureFixture) -> None:
+    from bifrons.__main__ import main
+
+    from conftest import GOLDEN
+
+    account = [str(GOLDEN / "account.schema.json"), str(GOLDEN / "account.bin")]
+    assert main(["--schema", account[0], "--max-alloc-bytes", "100", account[1]]) == 1
+    assert "allocation_limit_exceeded (8) at byte 0, in (root)" in capsys.readouterr().err
+    assert main(["--schema", account[0], "--max-alloc-bytes", "100000", account[1]]) == 0

@@ -27,10 +27,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--max-depth", type=int, default=defaults.max_depth)
     parser.add_argument("--max-elements", type=int, default=defaults.max_elements)
     parser.add_argument("--max-objects", type=int, default=defaults.max_objects)
+    parser.add_argument("--max-alloc-bytes", type=int, default=defaults.max_alloc_bytes)
     args = parser.parse_args(argv)
     try:
         schema = load_schema(args.schema)
-        options = ReadOptions(args.max_depth, args.max_elements, args.max_objects)
+        options = ReadOptions(args.max_depth, args.max_elements, args.max_objects, args.max_alloc_bytes)
     except (OSError, SchemaError, ValueError) as e:
         print(f"bifrons: {args.schema}: {e}", file=sys.stderr)
         return 2

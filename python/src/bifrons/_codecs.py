@@ -752,11 +752,10 @@ class Record(Codec):
         return self._records(r, p, size, stride)
 
     def _charge(self, r: Reader, n: int, stride: int, at: int) -> None:
-        """The list of n records; records of stride 0 are one shared dict (see _records)."""
-        if stride == 0:
-            r.charge(LIST + SLOT * n + self.cost(0), at)
-        else:
-            r.charge(LIST + (SLOT + self.cost(stride)) * n, at)
+        """The list of n records. Records of stride 0 are one shared dict (see _records), but
+        as many records in the value (and its JSON) as the count says, and the C++ reader
+        charges each its sizeof: each is charged a whole record, as zero-size tuples are."""
+        r.charge(LIST + (SLOT + self.cost(stride)) * n, at)
 
     def _records(self, r: Reader, p: int, n: int, stride: int) -> List[Dict[str, Any]]:
         if stride == 0:
@@ -1411,7 +1410,9 @@ class Deprecated(Codec):
         w.objects.extend(entry.copy() for entry in self.written_objects)
 
     def key(self, value: Any, meta: bool) -> Any:
-        return self.of.key(value, meta)
+        # A value read is the key it read; a value written is always `writes`: two of them in
+        # a set are a duplicate that a reader would refuse (found by test_fuzz.py).
+        return self.of.key(value, meta) if meta else self.writes
 
 
 _ROLES = ("unique", "owning", "shared", "weak", "raw", "reference")
