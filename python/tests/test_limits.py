@@ -255,3 +255,21 @@ def test_command_line_takes_the_budget(capsys: pytest.CaptureFixture) -> None:
     assert main(["--schema", account[0], "--max-alloc-bytes", "100", account[1]]) == 1
     assert "allocation_limit_exceeded (8) at byte 0, in (root)" in capsys.readouterr().err
     assert main(["--schema", account[0], "--max-alloc-bytes", "100000", account[1]]) == 0
+
+
+def test_base_fields_that_double_at_each_level_load_at_once() -> None:
+    """T_k {base a: T_k-1, base b: T_k-1}: whether a struct meets a virtual base was found by
+    following every base field, 2^k steps (K = 18: 0.3 s, K = 40: days). Found reading the
+    loader after finding 12."""
+    out = _bounded("""
+        import bifrons
+        from hostile_inputs import doubling_defaults
+        document = doubling_defaults(40)
+        for definition in document["types"].values():
+            for field in definition["fields"]:
+                if field["name"] in ("a", "b"):
+                    field["base"] = True
+        schema = bifrons.Schema(document)  # none: every path was followed to its end
+        print(schema.type_name)
+    """, memory=512 << 20)
+    assert out.split() == ["T40"]

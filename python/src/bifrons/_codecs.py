@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import struct
 import sys
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from ._errors import DecodeError, EncodeError, Errc, Error, SchemaError
 from ._floats import f32_from_bits, f64_from_bits, float_bits, float_key
@@ -1694,12 +1694,14 @@ class Registered:
     def __init__(self) -> None:
         self.by_name: Dict[str, "Struct"] = {}
         self.by_bytes: Dict[bytes, Tuple[str, "Struct"]] = {}
-        self.structs: frozenset = frozenset()
+        self.by_spelling: Dict[str, "Struct"] = {}
+        self.structs: Set[str] = set()  # added to in place: a copy per class took n^2 steps
 
     def add(self, name: str, struct_: "Struct") -> None:
         self.by_name[name] = struct_
         self.by_bytes[name.encode("utf-8")] = (name, struct_)
-        self.structs = self.structs | {struct_.spelling}
+        self.by_spelling[struct_.spelling] = struct_
+        self.structs.add(struct_.spelling)
 
     def reaches(self, type_name: str, to: str) -> bool:
         """Whether an object of the registered class type_name may stand for a `to`."""
@@ -1709,10 +1711,8 @@ class Registered:
         return found is not None and to in found.bases
 
     def by_name_of_struct(self, type_name: str) -> Optional["Struct"]:
-        for struct_ in self.by_name.values():
-            if struct_.spelling == type_name:
-                return struct_
-        return None
+        # A dict, not a search of by_name: this runs for every polymorphic pointer read.
+        return self.by_spelling.get(type_name)
 
 
 

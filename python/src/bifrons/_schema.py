@@ -120,11 +120,12 @@ class _Loader:
             self._define(name, definition)
         root = self._expression(_member(doc, "", "root"), "root")
         self._polymorphic(doc.get("polymorphic"), types)
+        meets: Dict[str, bool] = {}
         for codec in self.named.values():
             if isinstance(codec, Record):
                 self._layout(codec, [])
             if isinstance(codec, Struct):
-                codec.virtual_scope = self._meets_virtual_bases(codec, [])
+                codec.virtual_scope = self._meets_virtual_bases(codec, meets)
         for field in self.fields:
             field.shared_default(self.defaults)
         self.costs = None
@@ -250,16 +251,19 @@ class _Loader:
                     raise _fail(path, "names of other types")
             self.named[name].bases = frozenset(bases)  # type: ignore[attr-defined]
 
-    def _meets_virtual_bases(self, struct_: Struct, visiting: List[str]) -> bool:
-        """Whether a struct's base fields (and theirs) name a virtual base."""
-        if struct_.name in visiting:
-            return False
-        for f in struct_.fields:
-            if f.virtual:
-                return True
-            if f.base and isinstance(f.codec, Struct) and self._meets_virtual_bases(f.codec, visiting + [struct_.name]):
-                return True
-        return False
+    def _meets_virtual_bases(self, struct_: Struct, meets: Dict[str, bool]) -> bool:
+        """Whether a struct's base fields (and theirs) name a virtual base. Each struct is
+        looked at once (meets: by name), else two base fields of one type at each level of a
+        chain would take 2^levels steps. A struct that holds itself (which its defaults refuse
+        unless they are "") is taken as meeting none while it is looked at."""
+        found = meets.get(struct_.name)
+        if found is None:
+            meets[struct_.name] = False
+            found = meets[struct_.name] = any(
+                f.virtual or (f.base and isinstance(f.codec, Struct) and self._meets_virtual_bases(f.codec, meets))
+                for f in struct_.fields
+            )
+        return found
 
     def _layout(self, record: Record, visiting: List[str]) -> int:
         """Checks a record's offsets, widths, defaults and size against its fields' types."""
