@@ -248,7 +248,10 @@ def case(rng: random.Random, corpus: List[Tuple[str, Dict[str, Any], bytes]]) ->
 
 
 def run(seed: int, executions: Optional[int] = None, seconds: Optional[float] = None,
-        report: Callable[[str, Any, bytes, str], None] = lambda *a: None) -> Dict[str, int]:
+        report: Callable[[str, Any, bytes, str], None] = lambda *a: None,
+        slow: Optional[Callable[[str, Any, bytes, float], None]] = None) -> Dict[str, int]:
+    """Runs cases until `executions` or `seconds`; `slow` hears of each case that took more than
+    a second of CPU time (campaigns only: no test depends on speed)."""
     corpus = seeds()
     rng = random.Random(seed)
     outcomes: Dict[str, int] = {}
@@ -256,6 +259,7 @@ def run(seed: int, executions: Optional[int] = None, seconds: Optional[float] = 
     done = 0
     while (executions is None or done < executions) and (seconds is None or time.monotonic() - start < seconds):
         name, document, data = case(rng, corpus)
+        cpu = time.process_time()
         try:
             outcome = check(document, data)
         except Finding as e:
@@ -264,6 +268,9 @@ def run(seed: int, executions: Optional[int] = None, seconds: Optional[float] = 
         except Exception:  # anything but the package's own errors
             outcome = "FINDING"
             report(name, document, data, traceback.format_exc())
+        cpu = time.process_time() - cpu
+        if slow is not None and cpu > 1.0:
+            slow(name, document, data, cpu)
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
         done += 1
     return outcomes
@@ -293,6 +300,20 @@ def test_found_by_fuzzing() -> None:
         keyed.encode([2, 1])
     assert caught.value.code == bifrons.Errc.duplicate_key and caught.value.path == "[1]"
     assert keyed.encode([2]) == bytes.fromhex("0101")
+    # A set of a diamond J {base L, base R}, L and R with the virtual base V: the second V is
+    # absent from the value, and the key of a J looked it up (KeyError).
+    def struct(*fields: dict) -> dict:
+        return {"kind": "struct", "fields": [{"default": "00", **f} for f in fields]}
+
+    diamonds = bifrons.Schema({"bifrons_schema": 1, "format": 1, "root": {"kind": "set", "key": "J"}, "types": {
+        "V": struct({"name": "x", "type": "i8"}),
+        "L": struct({"name": "v", "type": "V", "base": True, "virtual": True}),
+        "R": struct({"name": "v", "type": "V", "base": True, "virtual": True}),
+        "J": struct({"name": "l", "type": "L", "base": True}, {"name": "r", "type": "R", "base": True}),
+    }})
+    data = bytes.fromhex("01" "08" "04" "0202" "00")
+    assert diamonds.decode(data) == [{"l": {"v": {"x": 1}}, "r": {}}]
+    assert diamonds.encode(diamonds.decode(data)) == data
 
 
 def main() -> None:
@@ -310,8 +331,14 @@ def main() -> None:
         findings.append(str(path))
         print(f"FINDING {path}: {what.splitlines()[-1]}", flush=True)
 
+    def slow(name: str, document: Any, data: bytes, cpu: float) -> None:
+        args.out.mkdir(exist_ok=True)
+        path = args.out / f"slow-{args.seed}-{cpu:.1f}s.json"
+        path.write_text(json.dumps({"seed": name, "cpu": cpu, "hex": data.hex(), "schema": document}, indent=1))
+        print(f"SLOW {path}", flush=True)
+
     started = time.monotonic()
-    outcomes = run(args.seed, seconds=args.seconds, report=report)
+    outcomes = run(args.seed, seconds=args.seconds, report=report, slow=slow)
     total = sum(outcomes.values())
     print(f"{total} executions in {time.monotonic() - started:.0f} s, {len(findings)} findings")
     for outcome, n in sorted(outcomes.items(), key=lambda kv: -kv[1]):

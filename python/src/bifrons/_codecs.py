@@ -642,7 +642,9 @@ class Struct(Codec):
             out[start:start] = varint_bytes(header)
 
     def key(self, value: Any, meta: bool) -> Any:
-        token = tuple(f.codec.key(value[f.name], meta) for f in self.fields)
+        # A virtual base met before is absent from the value (docs/schema.md section 6): a str,
+        # which no codec's token is (found by test_fuzz.py: a KeyError).
+        token = tuple(f.codec.key(value[f.name], meta) if f.name in value else "$absent" for f in self.fields)
         if meta:
             token += tuple((k, v) for k, v in value.items() if k.startswith("$"))
         return token
@@ -1549,7 +1551,7 @@ class Pointer(Codec):
         if read_inside > inside:
             raise DecodeError(_INVALID_VALUE, at, f"{read_inside} objects inside, the header says {inside}")
         for _ in range(inside - read_inside):
-            r.introduce(at, None, SKIPPED)  # charged: `inside` is at most the bytes left
+            r.introduce(at, None, SKIPPED)  # each charged; `inside` is at most the bytes left
         if read_inside < inside:
             return {"id": index + 1, "type": name, "value": value, "unread": inside - read_inside}
         return {"id": index + 1, "type": name, "value": value}
