@@ -237,6 +237,22 @@ TEST(PointerSafety, TopLevelValuePointsIntoItself) {
   SelfPointing existing;
   bifrons::from_bytes(b, existing);
   EXPECT_EQ(existing.p, &existing.a);
+  // Returned by value, the value moves (a 16-byte trivially copyable struct comes back in
+  // registers): the read fails rather than return a pointer into the moved-from object.
+  try {
+    const SelfPointing moved = bifrons::from_bytes<SelfPointing>(b);
+    ADD_FAILURE() << "from_bytes<T> returned a value pointing into itself: " << moved.p << " vs " << &moved.a;
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_value);
+    EXPECT_EQ(e.offset(), 3u);
+  }
+  bifrons::reader stream(b);
+  try {
+    (void)stream.read<SelfPointing>();
+    ADD_FAILURE() << "reader::read<T>() returned a value pointing into itself";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_value);
+  }
 }
 
 TEST(PointerSafety, PointerIntoOptionalOfConst) {

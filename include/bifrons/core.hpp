@@ -210,8 +210,10 @@ class write_passes<T> {
 };
 
 /// What read_all reads into: a value just default-constructed, or one that holds an earlier
-/// value whose storage the read reuses (missing fields must then be reset).
-enum class object_state { fresh, reused };
+/// value whose storage the read reuses (missing fields must then be reset), or a value just
+/// default-constructed that the caller then moves (from_bytes<T> returns it by value): a
+/// non-owning pointer into the value itself would not follow it, so such a read fails.
+enum class object_state { fresh, reused, returned };
 
 /// Sixteen bytes on 64-bit hosts, so that it comes back in two registers.
 struct read_status {
@@ -328,7 +330,10 @@ BIFRONS_FLATTEN read_outcome<T> read_all(std::span<const std::byte> in, Target& 
   source src(in.data(), in.size(), options);
   [[maybe_unused]] std::conditional_t<may_hold_pointers<T>(), object_table_owner, no_object_table> objects(src);
   src.track_objects(may_hold_identity<T>());
-  src.fresh = state == object_state::fresh;
+  src.fresh = state != object_state::reused;
+  if constexpr (may_hold_pointers<T>()) {
+    if (state == object_state::returned) src.value_moves(std::addressof(out), sizeof(Target));
+  }
   [[maybe_unused]] auto path = root_path<T>(src);
   if constexpr (may_hold_pointers<T>())
     read_catching<KeepHookMessage>(src, out, outcome);
@@ -384,7 +389,7 @@ BIFRONS_INLINE bool read_whole_input(std::span<const std::byte> in, T& out, cons
                                      object_state state) {
   if constexpr (reads_whole_input<T>) {
     if (options.canonical_only) return false;
-    const bool fresh = state == object_state::fresh;
+    const bool fresh = state != object_state::reused;
 #if BIFRONS_HAS_EXCEPTIONS
     try {
       return codec<T>::read_whole(in, out, options, fresh);
@@ -720,15 +725,15 @@ template <class T, detail::byte_input Bytes>
   // One return of one named value: the compiler builds it in the caller's storage instead of
   // moving it, and a non-owning pointer read into the value may point into the value itself.
   T value{};
-  if (!detail::read_whole_input(in, value, options, detail::object_state::fresh))
-    detail::read_or_raise(in, value, options, detail::object_state::fresh);
+  if (!detail::read_whole_input(in, value, options, detail::object_state::returned))
+    detail::read_or_raise(in, value, options, detail::object_state::returned);
   return value;
 }
 template <class T, detail::byte_input Bytes>
   requires(!detail::default_created<T>)
 [[nodiscard]] T from_bytes(const Bytes& bytes, const read_options& options = detail::default_read_options) {
   detail::new_object<T> made;
-  detail::read_or_raise(detail::input_bytes(bytes), made, options, detail::object_state::fresh);
+  detail::read_or_raise(detail::input_bytes(bytes), made, options, detail::object_state::returned);
   return std::move(*made.value);
 }
 
@@ -781,12 +786,11 @@ template <class T, detail::byte_input Bytes>
     // Types that may hold pointers keep a hook's message (read_all<.., true>), and so do reads
     // that report where they failed.
     detail::read_outcome<T> outcome{};
-    auto read_into = [&](auto& target) {
+    auto read_into = [&](auto& target, object_state state = object_state::fresh) {
       return detail::guarded([&] {
         outcome = options.canonical_only
-                      ? detail::read_canonical<true>(in, target, options, object_state::fresh)
-                      : detail::read_all<std::remove_reference_t<decltype(target)>, true>(in, target, options,
-                                                                                          object_state::fresh);
+                      ? detail::read_canonical<true>(in, target, options, state)
+                      : detail::read_all<std::remove_reference_t<decltype(target)>, true>(in, target, options, state);
         return static_cast<const detail::read_status&>(outcome);
       });
     };
@@ -794,7 +798,7 @@ template <class T, detail::byte_input Bytes>
       return detail::read_into_result<T>(read_into, outcome);
     } else {
       detail::new_object<T> made;
-      const auto status = read_into(made);
+      const auto status = read_into(made, object_state::returned);
       if (status.code != errc::ok)
         return {status.code, status.offset, status.bytes_missing, detail::details_of(outcome)};
       return result<T>(std::move(*made.value));

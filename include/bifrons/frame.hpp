@@ -137,7 +137,7 @@ template <class T, detail::byte_input Bytes>
     detail::raise(errc::type_mismatch, frame_magic.size() + detail::varint_size(frame_format));
   T value{};
   const auto status = detail::read_all_or_out_of_memory(input.subspan(f->size), value, options,
-                                                        detail::object_state::fresh);
+                                                        detail::object_state::returned);
   if (status.code != errc::ok) [[unlikely]]
     detail::raise(status.code, status.code == errc::out_of_memory ? 0 : status.offset + f->size);
   return value;

@@ -97,7 +97,11 @@ class reader {
   template <class T>
   [[nodiscard]] T read() {
     detail::new_object<T> made;
-    read_one<T>(made, [&] { detail::read_new(src_, made); });
+    read_one<T>(made, [&] {
+      // Moved to the caller after the read: a pointer into the value itself would not follow it.
+      if constexpr (detail::may_hold_pointers<T>()) src_.value_moves(std::addressof(made), sizeof made);
+      detail::read_new(src_, made);
+    });
     return std::move(*made.value);
   }
 

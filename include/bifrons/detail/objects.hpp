@@ -276,6 +276,16 @@ class basic_object_table {
     observers_.push_back({slot, ops, at, static_cast<std::uint32_t>(target), current_});
   }
   [[nodiscard]] std::size_t observer_count() const noexcept { return observers_.size(); }
+  /// Where the first non-owning pointer that points into the `size` bytes at `value` was read, or
+  /// nullptr.
+  [[nodiscard]] const std::byte* pointing_into(const void* value, std::size_t size) const noexcept {
+    for (const observer& o : observers_) {
+      if (o.slot == nullptr) continue;
+      if (const void* p = o.ops->get(o.slot); p != nullptr && inside(p, static_cast<const std::byte*>(value), size))
+        return o.at;
+    }
+    return nullptr;
+  }
 
   /// Ends the value: drops the table's references to shared objects. After a failed read, the
   /// objects allocated for owning raw pointers are deleted and their pointers set to null. A

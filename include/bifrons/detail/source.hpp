@@ -292,7 +292,18 @@ class source {
   /// A non-owning pointer to an object that nothing in the value owns fails it here.
   void end_value() noexcept {
     if (!objects_) return;
+    if (moving_value_ != nullptr && !failed()) {
+      if (const std::byte* at = objects_->pointing_into(moving_value_, moving_size_)) fail_at(errc::invalid_value, at);
+    }
+    moving_value_ = nullptr;
     if (const std::byte* at = objects_->release(!failed()); at != nullptr && !failed()) fail_at(errc::invalid_value, at);
+  }
+  /// The value being read (`size` bytes at `value`) is moved to the caller after the read: a
+  /// non-owning pointer into it fails the value at end_value (it would point at the moved-from
+  /// object).
+  void value_moves(const void* value, std::size_t size) noexcept {
+    moving_value_ = value;
+    moving_size_ = size;
   }
   /// Where the object table is (what was read after it can be relocated or forgotten).
   [[nodiscard]] object_table::mark objects_mark() const noexcept {
@@ -445,6 +456,8 @@ class source {
   std::size_t objects_left_;
   unknown_type_policy unknown_types_;
   bool track_objects_ = true;
+  const void* moving_value_ = nullptr;  // value_moves
+  std::size_t moving_size_ = 0;
   // Owned by an object_table_owner: a destructor here cost values without pointers about 20
   // instructions per read, even though the table never exists for them.
   object_table* objects_ = nullptr;
