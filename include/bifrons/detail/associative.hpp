@@ -37,9 +37,10 @@ template <class Element, class It>
 void element_moved(temporary_objects& objects, Element& e, It it) {
   if constexpr (requires { e.second; }) {
     objects.moved_to({{&e.first, sizeof e.first, const_cast<std::remove_const_t<decltype(it->first)>*>(&it->first)},
-                      {&e.second, sizeof e.second, &it->second}});
+                      {&e.second, sizeof e.second, &it->second}},
+                     moves_in_place<std::remove_cvref_t<decltype(e.first)>, std::remove_cvref_t<decltype(e.second)>>);
   } else {
-    objects.moved_to({{&e, sizeof e, const_cast<Element*>(&*it)}});
+    objects.moved_to({{&e, sizeof e, const_cast<Element*>(&*it)}}, moves_in_place<Element>);
   }
 }
 

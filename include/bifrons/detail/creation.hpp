@@ -128,7 +128,8 @@ decltype(auto) emplace_from_elements(source& in, Emplace& emplace, std::type_ide
   decltype(auto) made = std::apply([&](auto&... part) -> decltype(auto) { return emplace(std::move(*part)...); }, parts);
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     moved.moved_to({object_table::moved_range{&*std::get<I>(parts), sizeof(E),
-                                              const_cast<void*>(static_cast<const void*>(&std::get<I>(made)))}...});
+                                              const_cast<void*>(static_cast<const void*>(&std::get<I>(made)))}...},
+                   moves_in_place<E...>);
   }(std::index_sequence_for<E...>{});
   return made;
 }
@@ -167,7 +168,7 @@ decltype(auto) emplace_read(source& in, Emplace&& emplace) {
     temporary_objects moved(in);  // after the temporary: it acts before the temporary dies
     emplace_read<U>(in, [&](auto&&... a) -> U& { return object.emplace(std::forward<decltype(a)>(a)...); });
     decltype(auto) made = emplace(std::move(*object));
-    moved.moved_to({{&*object, sizeof(U), const_cast<void*>(static_cast<const void*>(&made))}});
+    moved.moved_to({{&*object, sizeof(U), const_cast<void*>(static_cast<const void*>(&made))}}, moves_in_place<U>);
     return made;
   } else {
     return emplace_from_elements(in, emplace, std::type_identity<decltype(std::tuple_cat(std::declval<U>()))>{});

@@ -31,6 +31,7 @@
 #include <typeinfo>
 #include <vector>
 
+#include "../error.hpp"
 #include "config.hpp"
 #include "registry.hpp"
 
@@ -60,6 +61,7 @@ enum class object_kind : std::uint8_t {
 struct owned_ops {
   void (*clear)(void* slot, void* object) noexcept;
   void (*destroy)(void* object) noexcept;
+  bool (*holds)(const void* slot, const void* object) noexcept;  // the pointer at slot holds the object
 };
 template <class T>
 inline constexpr owned_ops owned_ops_for{[](void* slot, void* object) noexcept {
@@ -70,7 +72,14 @@ inline constexpr owned_ops owned_ops_for{[](void* slot, void* object) noexcept {
                                              p = nullptr;
                                            }
                                          },
-                                         [](void* object) noexcept { delete static_cast<T*>(object); }};
+                                         [](void* object) noexcept { delete static_cast<T*>(object); },
+                                         [](const void* slot, const void* object) noexcept {
+                                           const T* p = *static_cast<T* const*>(slot);
+                                           if constexpr (std::is_polymorphic_v<T>)
+                                             return p != nullptr && dynamic_cast<const void*>(p) == object;
+                                           else
+                                             return p == object;
+                                         }};
 
 // A template only so that its member functions are compiled where values with pointers are
 // reads, as registry.hpp's basic_registry.
@@ -85,11 +94,11 @@ class basic_object_table {
     const owned_ops* ops = nullptr;  // ...and how to clear it and delete the object
     std::uint32_t holder = 0;   // index + 1 of the object this one lies in; 0: the value itself
     std::uint32_t height = 0;   // the longest chain of owners it heads (so far, while in progress)
-    std::uint32_t reaches = 0;  // index + 1 of the lowest object being read that it owns, or 0
     object_kind kind = object_kind::unique;
     bool in_progress = true;
     bool registered = false;  // `type` is a registered_type: casts to its bases
     bool weak_link = false;   // a weak_ptr introduced it: its holder does not own it
+    bool forgotten = false;   // died with a load_and_construct hook's locals
 
     [[nodiscard]] const registered_type* dynamic() const noexcept {
       return registered ? static_cast<const registered_type*>(type) : nullptr;
@@ -113,7 +122,7 @@ class basic_object_table {
   [[nodiscard]] std::size_t size() const noexcept { return entries_.size(); }
   /// The heap storage the table holds between values (for object_table_owner's spare).
   [[nodiscard]] std::size_t retained_bytes() const noexcept {
-    return entries_.capacity() * sizeof(entry) + observers_.capacity() * sizeof(observer);
+    return entries_.capacity() * sizeof(entry) + records_.capacity() * sizeof(record);
   }
   [[nodiscard]] entry& at(std::size_t index) noexcept { return entries_[index]; }
 
@@ -122,6 +131,13 @@ class basic_object_table {
   BIFRONS_INLINE entry& add(void* address, const void* type, object_kind kind, bool registered) {
     return entries_.emplace_back(address, type, kind, registered, current_);
   }
+
+  /// How to read and set a pointer of some type through its address (set(slot, nullptr) resets
+  /// an owner).
+  struct pointer_ops {
+    void* (*get)(const void* slot) noexcept;
+    void (*set)(void* slot, void* to) noexcept;
+  };
 
   // ---- objects being read, and the owners between them ----
 
@@ -150,26 +166,22 @@ class basic_object_table {
     current_ = saved.current;
     strong_floor_ = saved.floor;
     ++e.height;
-    if (!e.weak_link && saved.current != 0) held_by(entries_[saved.current - 1], e.height, e.reaches);
+    if (!e.weak_link && saved.current != 0) held_by(entries_[saved.current - 1], e.height);
     return e.height <= max_height;
   }
-  /// A shared_ptr in the object being read owns object `index` (a back-reference): false if that
-  /// closes a cycle of owners, which would leak. The object is finished, or being read above the
-  /// nearest weak link (a child that a weak_ptr introduced owning its parent); either way, a cycle
-  /// closes when it owns, through finished objects, an object being read below that weak link,
-  /// which owns the object being read now.
-  [[nodiscard]] bool own(std::size_t index) noexcept {
+  /// A shared_ptr at `slot` (read at `at`) in the object being read owns object `index` (a
+  /// back-reference): false if that closes a cycle of owners, which would leak. An object still
+  /// being read may be owned only from below the nearest weak link (a child that a weak_ptr
+  /// introduced owning its parent): such a link up is counted when the value ends, where the
+  /// whole graph of owners is checked for cycles and chains (check_owners). Every other link
+  /// goes to a finished object, whose chain of owners is known.
+  [[nodiscard]] bool own(std::size_t index, void* slot, const pointer_ops* ops, const std::byte* at) {
     const entry& e = entries_[index];
-    std::uint32_t reaches;
-    std::uint32_t height = 0;
-    if (e.in_progress) {
-      reaches = static_cast<std::uint32_t>(index + 1);  // its height is not known yet (SECURITY.md)
-    } else {
-      reaches = being_read(e.reaches);
-      height = e.height;
-    }
-    if (reaches != 0 && reaches - 1 >= strong_floor_) return false;
-    if (current_ != 0) held_by(entries_[current_ - 1], height, reaches);
+    const bool up = e.in_progress;
+    if (up && index >= strong_floor_) return false;
+    if (current_ != 0 && !up) held_by(entries_[current_ - 1], e.height);
+    has_links_up_ = has_links_up_ || up;
+    records_.push_back({slot, ops, at, static_cast<std::uint32_t>(index), current_, up ? link::up : link::strong});
     return true;
   }
 
@@ -178,9 +190,9 @@ class basic_object_table {
   /// A position in the table, to relocate or forget what was read after it.
   struct mark {
     std::size_t objects = 0;
-    std::size_t observers = 0;
+    std::size_t records = 0;
   };
-  [[nodiscard]] mark position() const noexcept { return {entries_.size(), observers_.size()}; }
+  [[nodiscard]] mark position() const noexcept { return {entries_.size(), records_.size()}; }
 
   /// Bytes that the library moved: `size` bytes at `from` now live at `to`.
   struct moved_range {
@@ -193,19 +205,46 @@ class basic_object_table {
   /// pointed into those bytes at the same offsets at the destinations: the library read an
   /// object into a temporary and moved it into place. Every part moved at once is relocated in
   /// one call: a pointer in one part may point into another (a map's value at its key).
-  void relocate(mark m, std::span<const moved_range> moved) noexcept {
+  ///
+  /// What lies outside the moved bytes (a vector's elements, a pointer's object) stays where it
+  /// is when the type's move constructor moves (`moves`); a type that copies instead (a class
+  /// with a destructor and no move constructor) leaves it in the temporary, which dies. Returns
+  /// false when such a type had anything recorded there: the read must fail, for the table
+  /// cannot tell where the copies are. An owning raw pointer whose object was copied (its slot
+  /// holds another object now) is no longer the table's: the temporary's destructor freed the
+  /// original, and the copy belongs to the value.
+  [[nodiscard]] bool relocate(mark m, std::span<const moved_range> moved, bool moves) noexcept {
+    bool ok = true;
+    // Pointers first, while the objects they may point at are still recorded where they were.
+    for (std::size_t i = m.records; i < records_.size(); ++i) {
+      record& r = records_[i];
+      if (r.slot == nullptr) {
+        // A pointer read by a load_and_construct hook: wherever it went, it cannot follow.
+        const entry& t = entries_[r.target];
+        if (r.kind == link::observer && t.kind == object_kind::by_value && t.address != nullptr &&
+            inside_any(t.address, moved))
+          ok = false;
+        continue;
+      }
+      if (!move_if_inside(r.slot, moved) && !moves) ok = false;
+      if (r.kind != link::observer) continue;  // owners point at objects of pointers, which never move
+      void* p = r.ops->get(r.slot);
+      if (p != nullptr && move_if_inside(p, moved)) r.ops->set(r.slot, p);
+    }
     for (std::size_t i = m.objects; i < entries_.size(); ++i) {
       entry& e = entries_[i];
-      if (e.kind == object_kind::by_value) move_if_inside(e.address, moved);
-      if (e.slot) move_if_inside(e.slot, moved);
+      if (e.kind == object_kind::by_value && e.address != nullptr && !move_if_inside(e.address, moved) && !moves)
+        ok = false;
+      if (e.slot) {
+        if (!move_if_inside(e.slot, moved) && !moves) ok = false;
+        if (!e.ops->holds(e.slot, e.address)) {  // copied: the original died with the temporary
+          e.slot = nullptr;
+          e.ops = nullptr;
+          e.address = nullptr;
+        }
+      }
     }
-    for (std::size_t i = m.observers; i < observers_.size(); ++i) {
-      observer& o = observers_[i];
-      if (o.slot == nullptr) continue;
-      move_if_inside(o.slot, moved);
-      void* p = o.ops->get(o.slot);
-      if (p != nullptr && move_if_inside(p, moved)) o.ops->set(o.slot, p);
-    }
+    return ok;
   }
 
   /// The objects since `m` were read into a temporary that is being destroyed without being
@@ -213,7 +252,7 @@ class basic_object_table {
   /// to them become errors, and an object allocated for an owning raw pointer in it is deleted
   /// now (its pointer nulled first, so that the temporary's destructor does not delete it too).
   /// Shared objects stay: the table keeps them alive, and a later reference may take them; a
-  /// non-owning pointer in one of them to an object that dies here is set to null.
+  /// pointer in one of them to an object that dies here is set to null.
   void forget(mark m) noexcept {
     clear_slots(m.objects);
     for (std::size_t i = entries_.size(); i-- > m.objects;) {
@@ -225,30 +264,40 @@ class basic_object_table {
       e.ops = nullptr;
       e.in_progress = false;
     }
-    drop_observers(m, [&](const observer& o) { return o.holder > m.objects && held_in_shared(o.holder); });
+    drop_records(m, [&](const record& r) { return r.holder > m.objects && held_in_shared(r.holder); });
   }
 
-  /// A load_and_construct hook returned (or threw): what it read since `m` into its locals dies
-  /// with them. Objects it read by value are forgotten; an owning raw pointer's object is the
-  /// constructed object's to free (the hook handed it over, or dropped it); a non-owning pointer
-  /// in a local is no longer tracked. Returns where a non-owning pointer read by the hook points
-  /// at an object in its locals, which it would hand over dangling; nullptr if none does.
-  const std::byte* end_hook_locals(mark m) noexcept {
+  /// A load_and_construct hook returned (`threw`: or threw): what it read since `m` into its
+  /// locals dies with them. Objects held by its locals (by value, or by a local pointer, and
+  /// everything inside them but shared objects) are forgotten: a later reference to one fails.
+  /// An owning raw pointer's object is the constructed object's to free (the hook handed it over),
+  /// unless the hook threw: then no object took it, and it is deleted. A pointer in a local is no
+  /// longer where the table can rewrite it. Returns where a pointer the hook read points at an
+  /// object that died with its locals, or a shared_ptr in a local owns an object still being read
+  /// (a link up that the table could not break): the read fails there. nullptr if none.
+  const std::byte* end_hook_locals(mark m, bool threw) noexcept {
     for (std::size_t i = m.objects; i < entries_.size(); ++i) {
       entry& e = entries_[i];
-      if (e.holder > m.objects) continue;  // inside an object the hook's pointers own: it stays
-      if (e.kind == object_kind::by_value) e.address = nullptr;
+      const bool in_locals =
+          e.holder <= m.objects || (entries_[e.holder - 1].address == nullptr && entries_[e.holder - 1].forgotten);
+      if (!in_locals || e.kind == object_kind::shared) continue;
+      if (threw && e.ops) e.destroy();
+      e.address = nullptr;
       e.slot = nullptr;
       e.ops = nullptr;
+      e.in_progress = false;
+      e.forgotten = true;
     }
-    const std::byte* dangling = nullptr;
-    for (std::size_t i = m.observers; i < observers_.size(); ++i) {
-      observer& o = observers_[i];
-      const entry& target = entries_[o.target];
-      if (target.kind == object_kind::by_value && target.address == nullptr && dangling == nullptr) dangling = o.at;
-      if (o.holder <= m.objects) o.slot = nullptr;
+    const std::byte* failed = nullptr;
+    for (std::size_t i = m.records; i < records_.size(); ++i) {
+      record& r = records_[i];
+      const entry& target = entries_[r.target];
+      const bool died = target.kind != object_kind::shared && target.address == nullptr;
+      const bool in_locals = r.holder <= m.objects;
+      if (failed == nullptr && ((r.kind == link::observer && died) || (r.kind == link::up && in_locals))) failed = r.at;
+      if (in_locals) r.slot = nullptr;
     }
-    return dangling;
+    return failed;
   }
 
   /// Forgets the objects since `m`, as if they had not been read: a struct that is read a
@@ -257,53 +306,69 @@ class basic_object_table {
   void rollback(mark m, std::size_t name_mark) {
     free_owned_since(m.objects);
     entries_.truncate(m.objects);
-    observers_.resize(m.observers);
+    records_.resize(m.records);
     // The type names that tag 2 defined after the mark go too: read again, the same bytes define
     // them again, at the same indexes.
     if (names_.size() > name_mark) names_.resize(name_mark);
   }
 
-  // ---- non-owning pointers ----
+  // ---- pointers the table may rewrite ----
 
-  /// How to read and set a non-owning pointer of some type through its address.
-  struct pointer_ops {
-    void* (*get)(const void* slot) noexcept;
-    void (*set)(void* slot, void* to) noexcept;
-  };
-  /// A non-owning pointer at `slot` (nullptr: not kept where the table can reach it), read at
-  /// `at`, points at object `target`.
+  /// A non-owning pointer at `slot`, read at `at`, points at object `target`.
   void observe(void* slot, const pointer_ops* ops, std::size_t target, const std::byte* at) {
-    observers_.push_back({slot, ops, at, static_cast<std::uint32_t>(target), current_});
+    records_.push_back({slot, ops, at, static_cast<std::uint32_t>(target), current_, link::observer});
   }
-  [[nodiscard]] std::size_t observer_count() const noexcept { return observers_.size(); }
+  [[nodiscard]] std::size_t record_count() const noexcept { return records_.size(); }
   /// Where the first non-owning pointer that points into the `size` bytes at `value` was read, or
   /// nullptr.
   [[nodiscard]] const std::byte* pointing_into(const void* value, std::size_t size) const noexcept {
-    for (const observer& o : observers_) {
-      if (o.slot == nullptr) continue;
-      if (const void* p = o.ops->get(o.slot); p != nullptr && inside(p, static_cast<const std::byte*>(value), size))
-        return o.at;
+    const moved_range whole{value, size, nullptr};
+    const std::span<const moved_range> range(&whole, 1);
+    for (const record& r : records_) {
+      if (r.kind != link::observer) continue;
+      const void* p = r.slot != nullptr ? r.ops->get(r.slot) : entries_[r.target].address;
+      if (p != nullptr && inside_any(p, range)) return r.at;
     }
     return nullptr;
   }
 
-  /// Ends the value: drops the table's references to shared objects. After a failed read, the
-  /// objects allocated for owning raw pointers are deleted and their pointers set to null. A
-  /// non-owning pointer that the value keeps (its holder lives on) to an object that died (a
-  /// shared object nothing else owns, or an object inside one) is set to null, and where the
-  /// first one was read is returned: the read fails there. nullptr if none dangles.
-  const std::byte* release(bool succeeded) noexcept {
-    if (!succeeded) free_owned_since(0);
-    const std::byte* dangling = observers_.empty() ? nullptr : release_observed();
+  /// How a value ended: ok, or the error and where.
+  struct ending {
+    errc code = errc::ok;
+    const std::byte* at = nullptr;
+  };
+  /// Ends the value: drops the table's references to shared objects. Before that, when links up
+  /// were read, the graph of owners is checked (no cycle, no chain of owners longer than
+  /// `max_height`). After a failed read, every shared_ptr the read set to an object it read is
+  /// reset first (no cycle can leak, and no chain recurse deeply as it dies), and the objects
+  /// allocated for owning raw pointers are deleted and their pointers set to null. A non-owning
+  /// pointer that the value keeps (its holder lives on) to an object that died (a shared object
+  /// nothing else owns, or an object inside one) is set to null, and the read fails where the
+  /// first one was read.
+  ending release(bool succeeded, std::size_t max_height = static_cast<std::size_t>(-1)) noexcept {
+    ending end;
+    if (succeeded && has_links_up_) end = check_owners(max_height);
+    if (!succeeded || end.code != errc::ok) {
+      if (has_links_up_) {
+        for (record& r : records_)
+          if (r.kind != link::observer && r.slot != nullptr) r.ops->set(r.slot, nullptr);
+      }
+      free_owned_since(0);
+    }
+    if (!records_.empty()) {
+      const std::byte* dangling = release_observed();
+      if (end.code == errc::ok && dangling != nullptr) end = {errc::invalid_value, dangling};
+    }
     entries_.clear();
-    observers_.clear();
+    records_.clear();
     current_ = 0;
     strong_floor_ = 0;
+    has_links_up_ = false;
     names_.clear();
     casts_.clear();
     registered_.clear();
     virtual_bases_.clear();
-    return dangling;
+    return end;
   }
 
   // ---- polymorphic objects (tag 2) ----
@@ -357,24 +422,21 @@ class basic_object_table {
   }
 
  private:
-  struct observer {
-    void* slot;
+  /// A pointer the table may rewrite or reset: a non-owning pointer (observer), or a shared_ptr
+  /// back to an object read before (strong: to a finished object; up: to one still being read).
+  enum class link : std::uint8_t { observer, strong, up };
+  struct record {
+    void* slot;  // nullptr: not where the table can reach it (a load_and_construct hook's local)
     const pointer_ops* ops;
     const std::byte* at;
     std::uint32_t target;  // its index
     std::uint32_t holder;  // index + 1 of the object the pointer lies in; 0: the value itself
+    link kind;
   };
 
-  /// `holder` owns an object that heads a chain of `height` owners and owns `reaches`.
-  static void held_by(entry& holder, std::uint32_t height, std::uint32_t reaches) noexcept {
+  /// `holder` owns an object that heads a chain of `height` owners.
+  static void held_by(entry& holder, std::uint32_t height) noexcept {
     if (height > holder.height) holder.height = height;
-    if (reaches != 0 && (holder.reaches == 0 || reaches < holder.reaches)) holder.reaches = reaches;
-  }
-  /// The lowest object still being read that `reaches` (index + 1) leads to, or 0: an object
-  /// that is finished owns what its own `reaches` says. (Each step goes to a lower index.)
-  [[nodiscard]] std::uint32_t being_read(std::uint32_t reaches) const noexcept {
-    while (reaches != 0 && !entries_[reaches - 1].in_progress) reaches = entries_[reaches - 1].reaches;
-    return reaches;
   }
   /// Whether the object `holder` (index + 1, not 0) lies in a shared object, which the table
   /// keeps alive after a temporary holding it died.
@@ -386,21 +448,90 @@ class basic_object_table {
     }
     return false;
   }
-  /// Drops the observers since `m`, keeping those for which keep(o) holds; a kept one whose
+  /// Drops the records since `m`, keeping those for which keep(r) holds; a kept pointer whose
   /// object was forgotten is set to null.
   template <class Keep>
-  void drop_observers(mark m, Keep keep) noexcept {
-    std::size_t out = m.observers;
-    for (std::size_t i = m.observers; i < observers_.size(); ++i) {
-      observer& o = observers_[i];
-      if (!keep(o)) continue;
-      const entry& t = entries_[o.target];
-      if (t.kind != object_kind::shared && t.address == nullptr && o.slot) o.ops->set(o.slot, nullptr);
-      observers_[out++] = o;
+  void drop_records(mark m, Keep keep) noexcept {
+    std::size_t out = m.records;
+    for (std::size_t i = m.records; i < records_.size(); ++i) {
+      record& r = records_[i];
+      if (!keep(r)) continue;
+      const entry& t = entries_[r.target];
+      if (r.kind == link::observer && t.kind != object_kind::shared && t.address == nullptr && r.slot)
+        r.ops->set(r.slot, nullptr);
+      records_[out++] = r;
     }
-    observers_.resize(out);
+    records_.resize(out);
   }
-  /// release() with non-owning pointers: which objects outlive the table's references.
+
+  /// The graph of owners of a value with links up: an edge from each object to what it owns (the
+  /// objects in it but those a weak_ptr introduced, and the objects its shared_ptrs refer to).
+  /// Heights are computed from the objects that own nothing up (Kahn's algorithm on the reversed
+  /// edges); an object never reached owns, or is, part of a cycle. Linear in objects and links.
+  ending check_owners(std::size_t max_height) noexcept {
+    const std::size_t n = entries_.size();
+    std::vector<std::uint32_t> first;     // per object: where its owners start in `owners`
+    std::vector<std::uint32_t> owners;    // the objects that own each object
+    std::vector<std::uint32_t> pending;   // per object: the objects it owns not yet measured
+    std::vector<std::uint32_t> height;
+    std::vector<std::uint32_t> ready;
+#if BIFRONS_HAS_EXCEPTIONS
+    try {
+#endif
+      first.assign(n + 1, 0);
+      pending.assign(n, 0);
+      height.assign(n, 1);
+      const auto each_edge = [&](auto&& edge) {
+        for (std::size_t i = 0; i < n; ++i) {
+          const entry& e = entries_[i];
+          if (e.holder != 0 && !e.weak_link && e.kind != object_kind::skipped)
+            edge(e.holder - 1, static_cast<std::uint32_t>(i));
+        }
+        for (const record& r : records_)
+          if (r.kind != link::observer && r.holder != 0) edge(r.holder - 1, r.target);
+      };
+      each_edge([&](std::uint32_t from, std::uint32_t to) {
+        ++first[to + 1];
+        ++pending[from];
+      });
+      for (std::size_t i = 0; i < n; ++i) first[i + 1] += first[i];
+      owners.resize(first[n]);
+      std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+      each_edge([&](std::uint32_t from, std::uint32_t to) { owners[fill[to]++] = from; });
+      for (std::size_t i = 0; i < n; ++i)
+        if (pending[i] == 0) ready.push_back(static_cast<std::uint32_t>(i));
+      std::size_t measured = 0;
+      while (!ready.empty()) {
+        const std::uint32_t v = ready.back();
+        ready.pop_back();
+        ++measured;
+        for (std::uint32_t k = first[v]; k < first[v + 1]; ++k) {
+          const std::uint32_t u = owners[k];
+          if (height[v] + 1 > height[u]) height[u] = height[v] + 1;
+          if (--pending[u] == 0) ready.push_back(u);
+        }
+      }
+      if (measured != n) {
+        // A cycle: report the first link up inside it (a cycle always has one).
+        for (const record& r : records_)
+          if (r.kind == link::up && r.holder != 0 && pending[r.holder - 1] != 0 && pending[r.target] != 0)
+            return {errc::invalid_value, r.at};
+        return {errc::invalid_value, records_.front().at};
+      }
+      for (std::size_t i = 0; i < n; ++i)
+        if (height[i] > max_height) {
+          for (const record& r : records_)
+            if (r.kind == link::up) return {errc::depth_limit_exceeded, r.at};
+        }
+      return {};
+#if BIFRONS_HAS_EXCEPTIONS
+    } catch (...) {
+      return {errc::out_of_memory, records_.front().at};
+    }
+#endif
+  }
+
+  /// release() with pointers: which objects outlive the table's references.
   const std::byte* release_observed() noexcept {
     // 0: not known yet, 1: lives, 2: dies. The table's own references go first; what they alone
     // kept alive dies now, and the weak references tell which did.
@@ -415,9 +546,9 @@ class basic_object_table {
 #if BIFRONS_HAS_EXCEPTIONS
     } catch (...) {
       // No memory to tell: every pointer the value keeps is set to null, and the read fails.
-      for (observer& o : observers_)
-        if (o.slot) o.ops->set(o.slot, nullptr);
-      return observers_.front().at;
+      for (record& r : records_)
+        if (r.kind == link::observer && r.slot) r.ops->set(r.slot, nullptr);
+      return records_.front().at;
     }
 #endif
     for (std::size_t i = 0; i < entries_.size(); ++i) {
@@ -447,10 +578,10 @@ class basic_object_table {
       return known == lives;
     };
     const std::byte* dangling = nullptr;
-    for (const observer& o : observers_) {
-      if (alive(o.target + 1) || !alive(o.holder)) continue;
-      if (o.slot) o.ops->set(o.slot, nullptr);
-      if (dangling == nullptr) dangling = o.at;
+    for (const record& r : records_) {
+      if (r.kind != link::observer || alive(r.target + 1) || !alive(r.holder)) continue;
+      if (r.slot) r.ops->set(r.slot, nullptr);
+      if (dangling == nullptr) dangling = r.at;
     }
     return dangling;
   }
@@ -458,6 +589,11 @@ class basic_object_table {
   static bool inside(const void* p, const std::byte* first, std::size_t size) noexcept {
     const auto* b = static_cast<const std::byte*>(p);
     return !std::less<const std::byte*>{}(b, first) && std::less<const std::byte*>{}(b, first + size);
+  }
+  static bool inside_any(const void* p, std::span<const moved_range> moved) noexcept {
+    for (const moved_range& r : moved)
+      if (inside(p, static_cast<const std::byte*>(r.from), r.size)) return true;
+    return false;
   }
   /// Moves p to its destination if it lies in one of the moved ranges; true if it did.
   static bool move_if_inside(void*& p, std::span<const moved_range> moved) noexcept {
@@ -512,7 +648,7 @@ class basic_object_table {
       if (size_ == capacity_) [[unlikely]]
         grow();
       entry* e = ::new (static_cast<void*>(data_ + size_))
-          entry{address, type, nullptr, nullptr, nullptr, holder, 0, 0, kind, true, registered, false};
+          entry{address, type, nullptr, nullptr, nullptr, holder, 0, kind, true, registered, false, false};
       ++size_;
       return *e;
     }
@@ -554,9 +690,10 @@ class basic_object_table {
   };
 
   entry_list entries_;
-  std::vector<observer> observers_;
+  std::vector<record> records_;
   std::uint32_t current_ = 0;  // index + 1 of the innermost object being read; 0: none
   std::size_t strong_floor_ = 0;
+  bool has_links_up_ = false;  // a shared_ptr owns an object still being read (own())
   std::vector<name> names_;
   std::vector<cast_entry> casts_;
   std::vector<std::pair<const std::type_info*, const registered_type*>> registered_;

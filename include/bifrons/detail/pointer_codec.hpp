@@ -898,6 +898,14 @@ void shared_read_new(source& in, const std::byte* at, std::uint64_t tag, std::sh
   in.fail_at(errc::invalid_value, at);
 }
 
+/// How the object table resets a shared_ptr<T> (object_table::release, after a failure).
+template <class T>
+inline constexpr object_table::pointer_ops shared_pointer_ops{
+    [](const void* slot) noexcept -> void* {
+      return const_cast<std::remove_cv_t<T>*>(static_cast<const std::shared_ptr<T>*>(slot)->get());
+    },
+    [](void* slot, void*) noexcept { static_cast<std::shared_ptr<T>*>(slot)->reset(); }};
+
 /// shared_ptr (weak_link false) and weak_ptr (weak_link true): a new object is always a new
 /// allocation (an object being reused may be shared with owners outside the message). Inlined
 /// up to the new object: a null or a reference (most pointers of a tree: its leaves' children,
@@ -914,8 +922,9 @@ BIFRONS_INLINE void shared_read(source& in, std::shared_ptr<T>& p, bool weak_lin
   if (!resolve_reference<U>(in, at, tag, true, r)) return;
   if (r.entry == nullptr) return p.reset();
   const auto index = static_cast<std::size_t>(tag - first_reference_tag);
-  if (r.entry->kind != object_kind::shared || (!weak_link && !in.objects().own(index)))
-    return in.fail_at(errc::invalid_value, at);
+  if (r.entry->kind != object_kind::shared) return in.fail_at(errc::invalid_value, at);
+  // The table keeps where this owner is, to reset it if the value fails (object_table::release).
+  if (!weak_link && !in.objects().own(index, &p, &shared_pointer_ops<T>, at)) return in.fail_at(errc::invalid_value, at);
   p = std::shared_ptr<U>(r.entry->owner, static_cast<U*>(r.address));
 }
 

@@ -9,6 +9,8 @@
 
 #include <bit>
 #include <cstddef>
+#include <type_traits>
+#include <exception>
 #include <initializer_list>
 #include <cstdint>
 #include <limits>
@@ -296,7 +298,8 @@ class source {
       if (const std::byte* at = objects_->pointing_into(moving_value_, moving_size_)) fail_at(errc::invalid_value, at);
     }
     moving_value_ = nullptr;
-    if (const std::byte* at = objects_->release(!failed()); at != nullptr && !failed()) fail_at(errc::invalid_value, at);
+    if (const object_table::ending end = objects_->release(!failed(), max_depth_); end.code != errc::ok && !failed())
+      fail_at(end.code, end.at);
   }
   /// The value being read (`size` bytes at `value`) is moved to the caller after the read: a
   /// non-owning pointer into it fails the value at end_value (it would point at the moved-from
@@ -311,7 +314,7 @@ class source {
   }
   /// Whether anything was entered in the object table since `m`.
   [[nodiscard]] bool objects_since(object_table::mark m) const noexcept {
-    return objects_ && (objects_->size() > m.objects || objects_->observer_count() > m.observers);
+    return objects_ && (objects_->size() > m.objects || objects_->record_count() > m.records);
   }
 
   /// True while the object being read was default-constructed just before (see struct_codec).
@@ -521,41 +524,55 @@ class fresh_guard {
 /// temporary's destructor runs.
 class temporary_objects {
  public:
-  explicit temporary_objects(source& in) noexcept : in_(in), mark_(in.objects_mark()) {}
+  explicit temporary_objects(source& in) noexcept : in_(in), mark_(in.objects_mark()), at_(in.position()) {}
   temporary_objects(const temporary_objects&) = delete;
   temporary_objects& operator=(const temporary_objects&) = delete;
   ~temporary_objects() {
     if (!moved_ && in_.objects_since(mark_)) in_.objects().forget(mark_);
   }
   /// The temporary's bytes now live elsewhere: each range of it (its parts, for a pair whose
-  /// halves a container stores as a pair of another type) at its destination.
-  void moved_to(std::initializer_list<object_table::moved_range> moved) noexcept {
-    if (in_.objects_since(mark_)) in_.objects().relocate(mark_, {moved.begin(), moved.size()});
+  /// halves a container stores as a pair of another type) at its destination. `moves`: the
+  /// parts' types have move constructors that keep what they own out of line (see
+  /// object_table::relocate); otherwise anything the table recorded there fails the read.
+  void moved_to(std::initializer_list<object_table::moved_range> moved, bool moves) noexcept {
+    if (in_.objects_since(mark_) && !in_.objects().relocate(mark_, {moved.begin(), moved.size()}, moves) &&
+        !in_.failed())
+      in_.fail_at(errc::invalid_value, at_);
     moved_ = true;
   }
 
  private:
   source& in_;
   object_table::mark mark_;
+  const std::byte* at_;  // where the temporary's encoding began
   bool moved_ = false;
 };
+
+/// Whether moving a T keeps in place what it owns out of line (a vector's elements): a move
+/// constructor that cannot throw. A class with a destructor and no move constructor copies
+/// instead, and its copy constructor, which allocates, can throw. (object_table::relocate)
+template <class... T>
+inline constexpr bool moves_in_place = (std::is_nothrow_move_constructible_v<T> && ...);
 
 /// Around a load_and_construct hook: what it read into its locals dies with them
 /// (object_table::end_hook_locals); a non-owning pointer it read to such an object fails the read.
 class hook_locals {
  public:
-  explicit hook_locals(source& in) noexcept : in_(in), mark_(in.objects_mark()) {}
+  explicit hook_locals(source& in) noexcept
+      : in_(in), mark_(in.objects_mark()), exceptions_(std::uncaught_exceptions()) {}
   hook_locals(const hook_locals&) = delete;
   hook_locals& operator=(const hook_locals&) = delete;
   ~hook_locals() {
     if (!in_.objects_since(mark_)) return;
-    if (const std::byte* at = in_.objects().end_hook_locals(mark_); at != nullptr && !in_.failed())
+    const bool threw = std::uncaught_exceptions() > exceptions_;
+    if (const std::byte* at = in_.objects().end_hook_locals(mark_, threw); at != nullptr && !in_.failed())
       in_.fail_at(errc::invalid_value, at);
   }
 
  private:
   source& in_;
   object_table::mark mark_;
+  int exceptions_;
 };
 
 }  // namespace bifrons::detail

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <new>
 #include <typeinfo>
 #include <utility>
 #include <vector>
@@ -61,9 +62,8 @@ class basic_write_session {
     bool in_progress = true;
     bool owned = false;               // shared objects: a shared_ptr of the message owns it
     std::weak_ptr<const void> owner;  // shared objects: to tell an aliasing shared_ptr apart
-    std::uint32_t holder = 0;   // index + 1 of the object it lies in; 0: the value itself
-    std::uint32_t reaches = 0;  // index + 1 of the lowest object being sized that it owns, or 0
-    bool weak_link = false;     // a weak_ptr introduced it: its holder does not own it
+    std::uint32_t holder = 0;  // index + 1 of the object it lies in; 0: the value itself
+    bool weak_link = false;    // a weak_ptr introduced it: its holder does not own it
   };
 
   enum class pass : std::uint8_t { size, write };
@@ -94,6 +94,8 @@ class basic_write_session {
     next_id_ = 1;
     strong_floor_ = 0;
     current_ = 0;
+    owns_.clear();
+    has_links_up_ = false;
     depth_ = 0;
     error_ = errc::ok;
     pass_ = pass::size;
@@ -103,7 +105,7 @@ class basic_write_session {
   /// The heap storage the session holds between values.
   [[nodiscard]] std::size_t retained_bytes() const noexcept {
     return objects_.capacity() * sizeof(object) + slots_.capacity() * sizeof(slot) +
-           tags_.capacity() * sizeof(std::uint64_t);
+           tags_.capacity() * sizeof(std::uint64_t) + owns_.capacity() * sizeof(owns_[0]);
   }
   [[nodiscard]] bool tracks_unique() const noexcept { return track_unique_; }
 
@@ -175,18 +177,19 @@ class basic_write_session {
     return saved;
   }
   void close(std::size_t index, opened saved) noexcept {
-    object& o = objects_[index];
-    o.in_progress = false;
+    objects_[index].in_progress = false;
     current_ = saved.current;
     strong_floor_ = saved.floor;
-    if (!o.weak_link && saved.current != 0) held_by(objects_[saved.current - 1], o.reaches);
   }
   /// Size pass: a shared_ptr in the object being sized owns `o` (a back-reference): false if that
-  /// closes a cycle of owners (object_table::own).
-  [[nodiscard]] bool own(const object& o) noexcept {
-    const std::uint32_t reaches = o.in_progress ? static_cast<std::uint32_t>(index_of(o) + 1) : being_sized(o.reaches);
-    if (reaches != 0 && objects_[reaches - 1].id >= strong_floor_) return false;
-    if (current_ != 0) held_by(objects_[current_ - 1], reaches);
+  /// closes a cycle of owners at once. A link up to an object still being sized, allowed below
+  /// a weak link, is checked with the whole graph at the end of the size pass (cycles_closed), as
+  /// the reader does (object_table::own).
+  [[nodiscard]] bool own(const object& o) {
+    const bool up = o.in_progress;
+    if (up && o.id >= strong_floor_) return false;
+    if (current_ != 0) owns_.push_back({current_ - 1, static_cast<std::uint32_t>(index_of(o))});
+    has_links_up_ = has_links_up_ || up;
     return true;
   }
   /// The shared object whose owners decide whether `o` outlives a read: itself, or the first
@@ -311,6 +314,17 @@ class basic_write_session {
   void end_size_pass() noexcept {
     for (const std::size_t i : observed_unowned_)
       if (!objects_[i].owned) fail(errc::unwritten_pointee);
+    if (has_links_up_) {
+#if BIFRONS_HAS_EXCEPTIONS
+      try {
+        if (cycles_closed()) fail(errc::ownership_cycle);
+      } catch (const std::bad_alloc&) {
+        fail(errc::ownership_cycle);  // cannot tell: refused rather than written leaking
+      }
+#else
+      if (cycles_closed()) fail(errc::ownership_cycle);
+#endif
+    }
   }
   /// Ends the size pass: the write pass follows.
   void start_writing() noexcept {
@@ -321,12 +335,36 @@ class basic_write_session {
   }
 
  private:
-  static void held_by(object& holder, std::uint32_t reaches) noexcept {
-    if (reaches != 0 && (holder.reaches == 0 || reaches < holder.reaches)) holder.reaches = reaches;
-  }
-  [[nodiscard]] std::uint32_t being_sized(std::uint32_t reaches) const noexcept {
-    while (reaches != 0 && !objects_[reaches - 1].in_progress) reaches = objects_[reaches - 1].reaches;
-    return reaches;
+  /// Whether the objects and their owners form a cycle (only links up can close one): Kahn's
+  /// algorithm on the edges from each object to what it owns (the objects in it but those a
+  /// weak_ptr introduced, and the objects its shared_ptrs refer to). Linear in objects and links.
+  [[nodiscard]] bool cycles_closed() const {
+    const std::size_t n = objects_.size();
+    std::vector<std::uint32_t> first(n + 1, 0), owned(n, 0), ready;
+    const auto each_edge = [&](auto&& edge) {
+      for (std::size_t i = 0; i < n; ++i)
+        if (objects_[i].holder != 0 && !objects_[i].weak_link) edge(objects_[i].holder - 1, static_cast<std::uint32_t>(i));
+      for (const auto& [from, to] : owns_) edge(from, to);
+    };
+    each_edge([&](std::uint32_t from, std::uint32_t) { ++first[from + 1]; });
+    for (std::size_t i = 0; i < n; ++i) first[i + 1] += first[i];
+    std::vector<std::uint32_t> targets(first[n]);
+    std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+    each_edge([&](std::uint32_t from, std::uint32_t to) {
+      targets[fill[from]++] = to;
+      ++owned[to];
+    });
+    for (std::size_t i = 0; i < n; ++i)
+      if (owned[i] == 0) ready.push_back(static_cast<std::uint32_t>(i));
+    std::size_t done = 0;
+    while (!ready.empty()) {
+      const std::uint32_t v = ready.back();
+      ready.pop_back();
+      ++done;
+      for (std::uint32_t k = first[v]; k < first[v + 1]; ++k)
+        if (--owned[targets[k]] == 0) ready.push_back(targets[k]);
+    }
+    return done != n;
   }
 
   [[nodiscard]] BIFRONS_INLINE std::size_t stack_used() const noexcept {
@@ -408,6 +446,8 @@ class basic_write_session {
   std::uint64_t next_id_ = 1;
   std::uint64_t strong_floor_ = 0;
   std::uint32_t current_ = 0;  // index + 1 of the innermost object being sized; 0: none
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> owns_;  // back-references of shared_ptrs: (holder, object)
+  bool has_links_up_ = false;  // one of them owns an object still being sized
   std::size_t depth_ = 0;
   errc error_ = errc::ok;
   pass pass_ = pass::size;
