@@ -811,4 +811,76 @@ TEST(Checker, RefusesDocumentsThatAreNotSchemas) {
                schema_error);
 }
 
+// ---- the checker's cost (finding 11 of the security review) --------------------------------------
+
+/// A chain of `levels` nested structs: S_k has the fields of `per_level`, each of type S_k-1
+/// ("P" stands for it) or another; S_0 holds one field of type `leaf`.
+std::string chain(int levels, const std::vector<std::string>& per_level, const std::string& leaf = "i32") {
+  std::string types = R"("S0": {"kind": "struct", "fields": [{"name": "x", "type": ")" + leaf + R"(", "default": "00"}]})";
+  for (int k = 1; k <= levels; ++k) {
+    std::string fields;
+    for (std::size_t i = 0; i < per_level.size(); ++i) {
+      const std::string t = per_level[i] == "P" ? "S" + std::to_string(k - 1) : per_level[i];
+      fields += std::string(i ? ", " : "") + R"({"name": "f)" + std::to_string(i) + R"(", "type": ")" + t +
+                R"(", "default": "00"})";
+    }
+    types += R"(, "S)" + std::to_string(k) + R"(": {"kind": "struct", "fields": [)" + fields + "]}";
+  }
+  return R"({"bifrons_schema": 1, "format": 1, "root": "S)" + std::to_string(levels) + R"(", "types": {)" + types +
+         "}}";
+}
+
+/// The comparisons check() makes between the chain and itself.
+std::uint64_t comparisons_of(const std::string& text) {
+  const schema s = load_schema_text(text);
+  std::uint64_t n = 0;
+  check_options options;
+  options.comparisons = &n;
+  EXPECT_EQ(joined(check(s, s, options)), "");
+  return n;
+}
+
+// Every struct field was tried (survives) and then compared, each walking its whole subtree
+// again: 2^depth comparisons (24 levels took 22 s). Each pair of types is now compared once.
+TEST(Checker, WorkGrowsLinearlyWithTheNestingOfStructs) {
+  for (const std::vector<std::string>& level : {std::vector<std::string>{"P", "i32"}, std::vector<std::string>{"P", "P"},
+                                                std::vector<std::string>{"P"}}) {
+    const std::uint64_t at8 = comparisons_of(chain(8, level));
+    const std::uint64_t at16 = comparisons_of(chain(16, level));
+    // Twice the levels, about twice the work (a constant more per level), not 2^8 times.
+    ASSERT_LE(at16, 2 * at8 + 16) << level.size() << " fields per level: " << at8 << " then " << at16;
+    const std::uint64_t at60 = comparisons_of(chain(60, level));
+    EXPECT_LE(at60, 8 * at8) << at8 << " then " << at60;
+  }
+}
+
+TEST(Checker, DeepChainsStillReportTheirDifferencesOnce) {
+  // The leaf of 60 levels of two fields each widened: one finding, at the first path reaching it.
+  const schema before = load_schema_text(chain(60, {"P", "P"}, "i32"));
+  const schema after = load_schema_text(chain(60, {"P", "P"}, "i64"));
+  const std::vector<finding> found = check(before, after);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].rule, "widen-integer");
+  std::string path = "S60";
+  for (int i = 0; i < 60; ++i) path += ".f0";
+  EXPECT_EQ(found[0].path, path + ".x");
+  // A field inserted in the middle, deep down: found as an insertion, not as changes of type.
+  std::string inserted = chain(30, {"P", "i32"});
+  const std::string s0 = R"({"name": "x", "type": "i32", "default": "00"})";
+  inserted.replace(inserted.find(s0), s0.size(),
+                   R"({"name": "w", "type": "f64", "default": "0000000000000000"}, )" + s0);
+  // (x became the second field of S0: its old readers read w's bytes as x.)
+  const std::vector<finding> shifted = check(load_schema_text(chain(30, {"P", "i32"})), load_schema_text(inserted));
+  ASSERT_FALSE(shifted.empty());
+  EXPECT_EQ(worst(shifted), verdict::breaking);
+}
+
+TEST(Checker, NamedTypesNestedBeyondTheLimitEndTheCheckWithAnError) {
+  // 300 distinct structs, each holding the next: the checker's recursion stops at 256.
+  const schema s = load_schema_text(chain(300, {"P"}));
+  EXPECT_THROW(check(s, s), schema_error);
+  const schema within = load_schema_text(chain(200, {"P"}));
+  EXPECT_EQ(joined(check(within, within)), "");
+}
+
 }  // namespace

@@ -41,6 +41,9 @@ struct check_options {
   /// The data is written framed (bifrons::to_framed): the frame holds the root type's name, so
   /// renaming the root type breaks it (docs/format.md section 30).
   bool framed = false;
+  /// If set, receives how many type comparisons the check made: its work, which grows with the
+  /// size of the schemas, not exponentially with their nesting (tests count it).
+  std::uint64_t* comparisons = nullptr;
 };
 
 /// Every difference between the schemas, in the order of the types' fields.
