@@ -23,7 +23,8 @@ using namespace bifrons::tools;
 
 constexpr const char* usage =
     "usage: bifrons-inspect --schema SCHEMA... [--type NAME] [--annotate] [--max-depth N]\n"
-    "                       [--max-elements N] [--max-objects N] [--unknown-types-null] [FILE | -]\n"
+    "                       [--max-elements N] [--max-objects N] [--max-alloc-bytes N]\n"
+    "                       [--unknown-types-null] [FILE | -]\n"
     "\n"
     "Prints the value in FILE (standard input if none, or -) as JSON, read with SCHEMA (the JSON\n"
     "of bifrons::schema<T>()). Exits 1 on bad data, with the error code, offset and field path.\n"
@@ -34,6 +35,10 @@ constexpr const char* usage =
     "  --type NAME      read a type of the schema's \"types\" instead of its root\n"
     "  --max-depth N, --max-elements N, --max-objects N\n"
     "                   the reader limits of bifrons::read_options (defaults 64, 67108864, 1048576)\n"
+    "  --max-alloc-bytes N\n"
+    "                   the budget of read_options::max_alloc_bytes (default 268435456), charged for\n"
+    "                   what the inspector holds and prints: every value (a few hundred bytes each),\n"
+    "                   text and annotation; past it, allocation_limit_exceeded\n"
     "  --unknown-types-null\n"
     "                   objects of registered names the schema does not hold read as null\n"
     "                   (unknown_type_policy::null), instead of failing with unknown_type\n";
@@ -103,6 +108,8 @@ int main(int argc, char** argv) {
         options.max_elements = number_argument(argv[++i]);
       } else if (arg == "--max-objects" && has_value) {
         options.max_objects = number_argument(argv[++i]);
+      } else if (arg == "--max-alloc-bytes" && has_value) {
+        options.max_alloc_bytes = number_argument(argv[++i]);
       } else if (arg == "--unknown-types-null") {
         options.unknown_types_null = true;
       } else if (!arg.empty() && arg[0] == '-' && arg != "-") {

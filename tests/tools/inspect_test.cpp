@@ -11,9 +11,12 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -455,6 +458,231 @@ TEST(Values, FloatsAndStringsHaveOneJsonForm) {
   // "\xff" is not UTF-8; a lone surrogate is not UTF-16.
   const std::vector<std::byte> bytes{std::byte{1}, std::byte{0xFF}, std::byte{1}, std::byte{0x00}, std::byte{0xD8}};
   EXPECT_EQ(to_text(decode(s, bytes).value), R"([{"units": [255]}, {"units": [55296]}])");
+}
+
+// ---- hostile schemas and data: bounded memory, depth and work -----------------------------------
+
+/// A schema document of a root and the definitions, compact JSON.
+std::string document(const std::string& root, const std::string& types) {
+  return R"({"bifrons_schema": 1, "format": 1, "root": )" + root + R"(, "types": {)" + types + "}}";
+}
+
+/// The message of the schema_error that loading `text` throws ("" if it loads).
+std::string refusal(const std::string& text) {
+  try {
+    load_schema_text(text);
+  } catch (const schema_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::vector<std::byte> hex_bytes(std::initializer_list<unsigned> list) {
+  std::vector<std::byte> out;
+  for (const unsigned b : list) out.push_back(std::byte(b));
+  return out;
+}
+
+void append_varint(std::vector<std::byte>& out, std::uint64_t v) {
+  for (; v >= 0x80; v >>= 7) out.push_back(std::byte(static_cast<unsigned>(v & 0x7F) | 0x80u));
+  out.push_back(std::byte(static_cast<unsigned>(v)));
+}
+
+// Finding 8 of the security review: array<array<u8, 2^32>, 2^32> as a record field made the width
+// 2^64, which wrapped to 0, and a one-byte file 00 then read past the end of its input.
+TEST(HostileSchemas, AWidthOrSizeThatWouldOverflowIsRefusedNamingTheField) {
+  const std::string wide = R"({"kind": "array", "size": 4294967296, "element": {"kind": "array", )"
+                           R"("size": 4294967296, "element": "u8"}})";
+  const std::string record = document(R"("R")", R"("R": {"kind": "record", "size": 0, "fields": [{"name": "a", )"
+                                                 R"("offset": 0, "width": 0, "default": "", "type": )" +
+                                                     wide + "}]}");
+  const std::string why = refusal(record);
+  EXPECT_NE(why.find(R"(types["R"]: field "a")"), std::string::npos) << why;
+  EXPECT_NE(why.find("array<array<u8, 4294967296>, 4294967296> is wider than 4294967296 bytes"), std::string::npos)
+      << why;
+  // A struct field whose smallest value would take 2^66 bytes: its size wrapped in the count
+  // checks (a count of 1 passed them).
+  const std::string huge = R"({"kind": "array", "size": 4294967296, "element": {"kind": "array", )"
+                           R"("size": 4294967296, "element": "u32"}})";
+  const std::string in_struct =
+      document(R"("S")", R"("S": {"kind": "struct", "fields": [{"name": "b", "default": "", "type": )" + huge + "}]}");
+  EXPECT_NE(refusal(in_struct).find(R"(types["S"]: field "b": array<array<u32, 4294967296>, 4294967296> takes more)"),
+            std::string::npos)
+      << refusal(in_struct);
+  const std::string root = document(R"({"kind": "sequence", "element": )" + huge + "}", "");
+  EXPECT_NE(refusal(root).find("schema: root: array<array<u32, 4294967296>, 4294967296> takes more"),
+            std::string::npos)
+      << refusal(root);
+  // The widths of real records still load, up to the limit.
+  EXPECT_EQ(refusal(document(R"("R")", R"("R": {"kind": "record", "size": 4, "fields": [{"name": "a", "offset": 0, )"
+                                       R"("width": 4, "default": "00000000", "type": {"kind": "array", "size": 2, )"
+                                       R"("element": "u16"}}]})")),
+            "");
+}
+
+TEST(HostileSchemas, NestingIsBoundedAndSharedRecordsAreMeasuredOnce) {
+  // Type expressions nested 65 deep: the tools recurse on them.
+  std::string deep = R"("u8")";
+  for (std::size_t i = 0; i < max_schema_nesting; ++i) deep = R"({"kind": "optional", "of": )" + deep + "}";
+  EXPECT_NE(refusal(document(deep, "")).find("nest more than 64 deep"), std::string::npos) << refusal(document(deep, ""));
+  // Records of two fields of the previous record, 40 levels, all of width 0: measured once each
+  // (the check of records that hold themselves walked 2^40 paths).
+  std::string records = R"("R0": {"kind": "record", "size": 0, "fields": []})";
+  for (int k = 1; k <= 40; ++k) {
+    const std::string prev = "R" + std::to_string(k - 1);
+    records += R"(, "R)" + std::to_string(k) + R"(": {"kind": "record", "size": 0, "fields": [{"name": "a", "type": ")" +
+               prev + R"(", "offset": 0, "width": 0, "default": ""}, {"name": "b", "type": ")" + prev +
+               R"(", "offset": 0, "width": 0, "default": ""}]})";
+  }
+  const schema dag = load_schema_text(document(R"("R40")", records));
+  // Its value has 2^40 empty records, each charged to the budget: refused.
+  decode_options small;
+  small.max_alloc_bytes = 1 << 20;
+  const decode_result r = decode(dag, hex_bytes({0x00}), small);
+  EXPECT_EQ(outcome(r.ok, r.code, r.offset), "allocation_limit_exceeded at 1");
+  // Records nested 65 deep are refused.
+  std::string chain = R"("R0": {"kind": "record", "size": 1, "fields": [{"name": "a", "type": "u8", "offset": 0, )"
+                      R"("width": 1, "default": "00"}]})";
+  for (std::size_t k = 1; k <= max_schema_nesting; ++k)
+    chain += R"(, "R)" + std::to_string(k) + R"(": {"kind": "record", "size": 1, "fields": [{"name": "a", "type": "R)" +
+             std::to_string(k - 1) + R"(", "offset": 0, "width": 1, "default": "00"}]})";
+  EXPECT_NE(refusal(document(R"("R64")", chain)).find("records nest more than 64 deep"), std::string::npos);
+}
+
+// Finding 9: with the golden record_book schema, 7 bytes held 64 Mi records of stride 0, which
+// took 5.6 GB: the decoder kept no budget.
+TEST(HostileData, RecordsOfStrideZeroAreChargedToTheBudget) {
+  const schema s = golden_schema<golden::record_book>();
+  // 65,536 records of stride 0 under a budget of 1 MiB (a few hundred bytes each): refused at
+  // their count.
+  decode_options small;
+  small.max_alloc_bytes = 1 << 20;
+  const decode_result refused = decode(s, hex_bytes({0x0A, 0x00, 0x80, 0x80, 0x04, 0x00}), small);
+  ASSERT_EQ(outcome(refused.ok, refused.code, refused.offset), "allocation_limit_exceeded at 2");
+  EXPECT_EQ(refused.path, ".ticks");
+  // The review's 7 bytes, with the default budget (the library's default, 256 MiB): refused where
+  // the library refuses them.
+  const auto review = hex_bytes({0x0C, 0x00, 0x80, 0x80, 0x80, 0x20, 0x00});
+  const decode_result r = decode(s, review);
+  EXPECT_EQ(outcome(r.ok, r.code, r.offset), "allocation_limit_exceeded at 2");
+  const auto library = bifrons::try_from_bytes<golden::RecBook>(review);
+  EXPECT_EQ(outcome(r.ok, r.code, r.offset), outcome(false, library.code(), library.offset()));
+  EXPECT_EQ(decode_options{}.max_alloc_bytes, bifrons::read_options{}.max_alloc_bytes);
+  // Within the budget they read, each record at its defaults.
+  const decode_result few = decode(s, hex_bytes({0x06, 0x00, 0x03, 0x00}), small);
+  ASSERT_TRUE(few.ok) << errc_name(few.code) << " at " << few.offset;
+  EXPECT_EQ(to_text(*few.value.find("ticks")), R"([{"id": 0, "price": 0.0}, {"id": 0, "price": 0.0}, )"
+                                               R"({"id": 0, "price": 0.0}])");
+}
+
+TEST(HostileData, ElementsThatTakeNoInputAreChargedEachAndOutputStaysWithinTheBudget) {
+  // A fixed array of 2^32 arrays of 2^32 monostates: no input byte, 2^64 values.
+  const schema s = load_schema_text(document(R"({"kind": "array", "size": 4294967296, "element": {"kind": "array", )"
+                                             R"("size": 4294967296, "element": "monostate"}})",
+                                             ""));
+  const decode_result r = decode(s, {});
+  EXPECT_EQ(outcome(r.ok, r.code, r.offset), "allocation_limit_exceeded at 0");
+  // What a value prints as is charged too: a vector of 1,000 empty tuples prints within its budget.
+  const schema tuples = load_schema_text(document(R"({"kind": "sequence", "element": {"kind": "tuple", )"
+                                                  R"("elements": []}})",
+                                                  ""));
+  decode_options options;
+  options.max_alloc_bytes = 1 << 20;
+  const decode_result ok = decode(tuples, hex_bytes({0xE8, 0x07}), options);
+  ASSERT_TRUE(ok.ok);
+  EXPECT_LE(to_text(ok.value, 2).size(), options.max_alloc_bytes);
+  options.max_alloc_bytes = 1000;
+  EXPECT_EQ(outcome(decode(tuples, hex_bytes({0xE8, 0x07}), options).ok,
+                    decode(tuples, hex_bytes({0xE8, 0x07}), options).code,
+                    decode(tuples, hex_bytes({0xE8, 0x07}), options).offset),
+            "allocation_limit_exceeded at 0");
+}
+
+// Finding 10: the duplicate check compared each key with every earlier one (40,000 keys of a
+// set<u32>, 103 KB, took 8.8 s). Now a key is found among the earlier ones in O(log n).
+TEST(HostileData, DuplicateKeysAreFoundInLogarithmicTime) {
+  const schema s = load_schema_text(document(R"({"kind": "set", "key": "u32"})", ""));
+  const auto keys = [](std::uint64_t n) {
+    std::vector<std::byte> out;
+    append_varint(out, n);
+    for (std::uint64_t i = 0; i < n; ++i) append_varint(out, i);
+    return out;
+  };
+  const decode_result some = decode(s, keys(4000));
+  ASSERT_TRUE(some.ok);
+  // A balanced tree (a red-black tree is at most 2 log2(n) high): 2 x (12 + 1) comparisons per
+  // key at most, not 2,000 on average.
+  ASSERT_LE(some.key_comparisons, 4000u * 26);
+  const decode_result many = decode(s, keys(40000));
+  ASSERT_TRUE(many.ok);
+  EXPECT_EQ(many.value.items().size(), 40000u);
+  EXPECT_LE(many.key_comparisons, 40000u * 32);
+  // Still the same duplicates, at the same element: the last key repeats the first.
+  std::vector<std::byte> twice = keys(40000);
+  twice.back() = std::byte{0};
+  twice[twice.size() - 2] = std::byte{0};
+  twice[twice.size() - 3] = std::byte{0};
+  twice.resize(twice.size() - 2);
+  const decode_result dup = decode(s, twice);
+  const auto library = bifrons::try_from_bytes<std::set<std::uint32_t>>(twice);
+  EXPECT_EQ(outcome(dup.ok, dup.code, dup.offset), outcome(false, library.code(), library.offset()));
+  EXPECT_EQ(dup.code, bifrons::errc::duplicate_key);
+  // -0.0 equals 0.0 in a key, as in the library's std::set<double>; inside structs and maps too.
+  const schema doubles = load_schema_text(document(R"({"kind": "set", "key": {"kind": "tuple", "elements": )"
+                                                   R"(["f64", {"kind": "map", "key": "i8", "value": "f32"}]}})",
+                                                   ""));
+  const auto zero = hex_bytes({0x02,                                            // two keys
+                               0, 0, 0, 0, 0, 0, 0, 0x80, 0x01, 0x02, 0, 0, 0, 0x80,  // -0.0, {1: -0.0}
+                               0, 0, 0, 0, 0, 0, 0, 0x00, 0x01, 0x02, 0, 0, 0, 0x00});  // 0.0, {1: 0.0}
+  const decode_result z = decode(doubles, zero);
+  const auto library_z = bifrons::try_from_bytes<std::set<std::tuple<double, std::map<std::int8_t, float>>>>(zero);
+  EXPECT_EQ(outcome(z.ok, z.code, z.offset), "duplicate_key at 15");
+  EXPECT_EQ(outcome(z.ok, z.code, z.offset), outcome(false, library_z.code(), library_z.offset()));
+}
+
+// Finding 12: T_k { a: T_k-1 = "00", b: T_k-1 = "00" } read from one empty envelope expanded
+// into 2^k values (136 MB printed at k = 20): the defaults are charged to the same budget.
+TEST(HostileSchemas, DefaultsThatDoubleAtEveryLevelAreChargedToTheBudget) {
+  const auto doubling = [](int levels) {
+    std::string types = R"("T0": {"kind": "struct", "fields": []})";
+    for (int k = 1; k <= levels; ++k) {
+      const std::string prev = "T" + std::to_string(k - 1);
+      types += R"(, "T)" + std::to_string(k) + R"(": {"kind": "struct", "fields": [{"name": "a", "type": ")" + prev +
+               R"(", "default": "00"}, {"name": "b", "type": ")" + prev + R"(", "default": "00"}]})";
+    }
+    return load_schema_text(document(R"("T)" + std::to_string(levels) + R"(")", types));
+  };
+  decode_options small;
+  small.max_alloc_bytes = 64 << 10;
+  const decode_result twelve = decode(doubling(12), hex_bytes({0x00}), small);
+  ASSERT_EQ(outcome(twelve.ok, twelve.code, twelve.offset), "allocation_limit_exceeded at 1");
+  // The review's K = 40, with the default budget: refused, at the first missing field.
+  const decode_result forty = decode(doubling(40), hex_bytes({0x00}));
+  EXPECT_EQ(outcome(forty.ok, forty.code, forty.offset), "allocation_limit_exceeded at 1");
+  EXPECT_EQ(forty.path, ".a");
+  // A few levels fit, and print within the budget.
+  const decode_result three = decode(doubling(3), hex_bytes({0x00}), small);
+  ASSERT_TRUE(three.ok);
+  EXPECT_EQ(to_text(three.value), R"({"a": {"a": {"a": {}, "b": {}}, "b": {"a": {}, "b": {}}}, )"
+                                  R"("b": {"a": {"a": {}, "b": {}}, "b": {"a": {}, "b": {}}}})");
+}
+
+TEST(HostileData, AnnotationsAreChargedToTheBudget) {
+  const schema s = load_schema_text(document(R"({"kind": "sequence", "element": "u8"})", ""));
+  std::vector<std::byte> bytes;
+  append_varint(bytes, 1000);
+  bytes.resize(bytes.size() + 1000, std::byte{7});
+  decode_options options;
+  options.annotate = true;
+  options.max_alloc_bytes = 400 << 10;
+  const decode_result r = decode(s, bytes, options);
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.annotations.size(), 1001u);
+  options.max_alloc_bytes = 200 << 10;  // enough for the values, not for an annotation of each
+  const decode_result refused = decode(s, bytes, options);
+  EXPECT_EQ(refused.code, bifrons::errc::allocation_limit_exceeded);
+  options.annotate = false;
+  EXPECT_TRUE(decode(s, bytes, options).ok);
 }
 
 }  // namespace

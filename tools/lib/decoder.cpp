@@ -113,6 +113,10 @@ bool valid_utf8(std::span<const std::byte> s) {
   return true;
 }
 
+std::uint64_t saturating_sum(std::uint64_t a, std::uint64_t b) {
+  return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max() : a + b;
+}
+
 std::uint64_t load_le(const std::byte* p, std::size_t width) {
   std::uint64_t v = 0;
   for (std::size_t i = 0; i < width; ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
@@ -124,14 +128,60 @@ std::int64_t sign_extend(std::uint64_t v, std::size_t width) {
   return static_cast<std::int64_t>(v);
 }
 
+/// At least the bytes of s as a JSON string literal prints (to_text): quotes, escapes of the
+/// control characters (\u00XX), of quotes and backslashes, and replacement characters for
+/// invalid bytes.
+std::uint64_t printed_size(std::string_view s) {
+  std::uint64_t n = 2;
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    n += u < 0x20 ? 6 : u == '"' || u == '\\' ? 2 : u >= 0x80 ? 3 : 1;
+  }
+  return n;
+}
+
+std::set<std::string> registered_of(const schema& s) {
+  std::set<std::string> out;
+  for (const auto& [name, target] : s.polymorphic) out.insert(target);
+  return out;
+}
+
+/// What a decoder shares with the decoders of the field defaults it expands, whose values become
+/// part of its value: the budget left (a default that expands into more defaults is charged like
+/// any value: K nested structs of two defaulted fields each expanded into 2^K values), and the
+/// schema's registered classes (computed once, not once per default).
+struct shared_state {
+  std::uint64_t budget_left = 0;
+  std::set<std::string> registered_structs;
+  std::uint64_t key_comparisons = 0;
+};
+
+/// The order of key texts, counting its comparisons (decode_result::key_comparisons).
+struct counting_less {
+  std::uint64_t* count;
+  bool operator()(const std::string& a, const std::string& b) const {
+    ++*count;
+    return a < b;
+  }
+};
+
 class decoder {
  public:
-  decoder(const schema& s, std::span<const std::byte> in, const decode_options& options, bool defaults)
-      : s_(s), in_(in), limit_(in.size()), depth_left_(options.max_depth), options_(options), defaults_(defaults) {}
+  decoder(const schema& s, std::span<const std::byte> in, const decode_options& options, bool defaults,
+          shared_state& shared, std::uint64_t depth_base)
+      : s_(s),
+        shared_(shared),
+        in_(in),
+        limit_(in.size()),
+        depth_left_(options.max_depth),
+        options_(options),
+        defaults_(defaults),
+        depth_base_(depth_base) {}
 
   decode_result run(const type& t) {
     decode_result result;
     try {
+      charge(1, value_cost(), 0);
       result.value = read(t);
       if (!options_.allow_trailing && pos_ != in_.size()) fail(errc::trailing_bytes, pos_);
       for (const object& o : objects_)
@@ -144,6 +194,7 @@ class decoder {
     }
     result.end = pos_;
     result.annotations = std::move(notes_);
+    result.key_comparisons = shared_.key_comparisons;
     return result;
   }
 
@@ -169,7 +220,43 @@ class decoder {
 
   void note(std::size_t offset, std::size_t length, std::string text) {
     if (!options_.annotate) return;
-    notes_.push_back({offset, length, path_.size(), current_path(), std::move(text)});
+    std::string path = current_path();
+    // The annotation, and its printed lines: offset, the path padded to 40 columns, the text,
+    // and a line of 35 characters for every 8 bytes it covers.
+    charge(1, sizeof(annotation) + 2 * (path.size() + text.size()) + 96 + 5 * std::uint64_t{length}, offset);
+    notes_.push_back({offset, length, path_.size(), std::move(path), std::move(text)});
+  }
+
+  // ---- the budget (decode_options::max_alloc_bytes) ----------------------------------------------
+
+  /// Charges n x size bytes before they are allocated; the product is checked, never wrapped.
+  void charge(std::uint64_t n, std::uint64_t size, std::size_t at) {
+    if (size != 0 && n > shared_.budget_left / size) fail(errc::allocation_limit_exceeded, at);
+    shared_.budget_left -= n * size;
+  }
+
+  /// How deep the values read now sit in the printed JSON, at most: a level per path segment, and
+  /// two for the levels that have none (a map element's pair, a string's "units").
+  std::uint64_t json_depth() const { return depth_base_ + path_.size() + 2; }
+
+  /// One JSON value: its node, a number's spelling beyond the string's inline buffer, and its
+  /// line of printed text (two spaces per level of indentation, a token of up to 24 characters,
+  /// the separator and line end). Charged by whoever makes room for the value: a container for
+  /// its elements, before reading them, whether or not they take input bytes.
+  std::uint64_t value_cost() const { return sizeof(json) + 32 + 2 * json_depth() + 26; }
+
+  /// A member of an object (a field): the member, its key stored and printed, and its value.
+  std::uint64_t member_cost(std::string_view key) const {
+    return sizeof(json::member) + 3 * std::uint64_t{key.size()} + 4 + value_cost();
+  }
+
+  /// A string value: its characters and its printed literal.
+  void charge_text(std::string_view text, std::size_t at) { charge(1, text.size() + printed_size(text), at); }
+
+  /// Adds a member; the keys of a value are distinct (field names are unique and never begin
+  /// with $), so no search for an earlier one (json::set's, linear in the members).
+  static void add_member(json& object, std::string_view key, json v) {
+    object.members().emplace_back(std::string(key), std::move(v));
   }
 
   std::size_t remaining() const { return limit_ - pos_; }
@@ -199,15 +286,16 @@ class decoder {
     }
   }
 
-  /// A count, checked as source::check_count does (without the budget); min: the fewest bytes
-  /// an element takes.
-  std::uint64_t count(std::uint64_t min, std::string_view what = "count") {
+  /// A count, checked as source::check_count does, in its order: min is the fewest bytes an
+  /// element takes, each element is charged per_element bytes of the budget.
+  std::uint64_t count(std::uint64_t min, std::uint64_t per_element, std::string_view what = "count") {
     const std::size_t at = pos_;
     const std::uint64_t n = varint();
     note(at, pos_ - at, std::string(what) + " " + std::to_string(n));
     if (n == 0) return 0;
     if (n > options_.max_elements) fail(errc::element_limit_exceeded, at);
     if (min != 0 && n > remaining() / min) fail(errc::count_exceeds_input, at);
+    charge(n, per_element, at);
     return n;
   }
 
@@ -287,6 +375,7 @@ class decoder {
       case kind::set:
       case kind::map: return read_associative(t);
       case kind::tuple: {
+        charge(t.args.size(), value_cost(), pos_);
         json v = json::array();
         for (std::size_t i = 0; i < t.args.size(); ++i) {
           path_scope scope(*this, "<" + std::to_string(i) + ">");
@@ -295,6 +384,7 @@ class decoder {
         return v;
       }
       case kind::complex: {
+        charge(2, value_cost(), pos_);
         json v = json::array();
         {
           path_scope scope(*this, ".real");
@@ -316,8 +406,9 @@ class decoder {
         path_scope scope(*this, "?");
         json v = read(t.arg());
         if (nullable(t.arg())) {
+          charge(1, member_cost("some"), at);
           json some = json::object();
-          some.set("some", std::move(v));
+          add_member(some, "some", std::move(v));
           return some;
         }
         return v;
@@ -328,9 +419,10 @@ class decoder {
         if (index >= t.args.size()) fail(errc::invalid_value, at);
         note(at, pos_ - at, "variant: alternative " + std::to_string(index) + ", " + spell(t.args[index]));
         path_scope scope(*this, "|" + std::to_string(index));
+        charge(1, member_cost("index") + member_cost("value"), at);
         json v = json::object();
-        v.set("index", json::integer(index));
-        v.set("value", read(t.args[index]));
+        add_member(v, "index", json::integer(index));
+        add_member(v, "value", read(t.args[index]));
         return v;
       }
       case kind::duration: return read(t.arg());
@@ -386,7 +478,7 @@ class decoder {
     const std::size_t start = pos_;
     std::optional<std::size_t> id;
     if (d.identity && !introduced_by_pointer && !defaults_) {
-      count_object(start);
+      count_object(start, d.name.size());
       objects_.push_back({d.name, object::held::by_value, false, false, std::nullopt});
       id = objects_.size();
     }
@@ -405,27 +497,36 @@ class decoder {
       const std::uint64_t version = varint();
       if (version > 0xFFFFFFFFu) fail(errc::value_out_of_range, at);
       note(at, pos_ - at, "version " + std::to_string(version));
-      v.set("$version", json::integer(version));
+      charge(1, member_cost("$version"), at);
+      add_member(v, "$version", json::integer(version));
     }
-    if (id) v.set("$id", json::integer(*id));
+    if (id) {
+      charge(1, member_cost("$id"), start);
+      add_member(v, "$id", json::integer(*id));
+    }
     for (const field& f : d.fields) {
       path_scope scope(*this, "." + f.name);
+      // Charged for every field, whether the data holds it or it takes its default: a struct
+      // costs its fields even when its envelope is empty.
+      charge(1, member_cost(f.name), pos_);
       const bool met_before = f.is_virtual && std::find(virtual_bases_met_.begin(), virtual_bases_met_.end(),
                                                         f.type.name) != virtual_bases_met_.end();
       if (met_before) {
         note(pos_, 0, "virtual base " + f.type.name + ": written before in this object");
       } else if (pos_ == limit_) {
         note(pos_, 0, "missing: the default " + to_hex(f.default_bytes));
-        v.set(f.name, decode_default(f.type, f.default_bytes, false));
+        add_member(v, f.name, decode_default(f.type, f.default_bytes, false));
       } else {
         if (f.is_virtual) virtual_bases_met_.push_back(f.type.name);
-        v.set(f.name, read(f.type, false, f.base));
+        add_member(v, f.name, read(f.type, false, f.base));
       }
     }
     if (pos_ < body_end) {
       note(pos_, body_end - pos_,
            "skipped: " + std::to_string(body_end - pos_) + " bytes of fields this schema does not know");
-      v.set("$skipped", to_hex(std::vector<std::byte>(in_.begin() + static_cast<std::ptrdiff_t>(pos_),
+      // Two hex digits per byte, stored and printed.
+      charge(1, member_cost("$skipped") + 4 * std::uint64_t{body_end - pos_}, pos_);
+      add_member(v, "$skipped", to_hex(std::vector<std::byte>(in_.begin() + static_cast<std::ptrdiff_t>(pos_),
                                                       in_.begin() + static_cast<std::ptrdiff_t>(body_end))));
     }
     pos_ = body_end;
@@ -434,18 +535,33 @@ class decoder {
     return v;
   }
 
+  /// The value of a field's default. Its decoder shares this one's budget and limits: a default
+  /// holds structs whose fields take their defaults in turn, and a hostile schema doubles the
+  /// values at every level (T_k { a: T_k-1 = "00", b: T_k-1 = "00" }). A limit reached inside
+  /// a default is reported at the missing field, in the data.
   json decode_default(const type& t, const std::vector<std::byte>& bytes, bool record_field) {
     if (bytes.empty() && min_size(s_, t) != 0) return json();  // a default that cannot be written
-    decode_options options;
+    decode_options options = options_;
     options.max_depth = depth_left_;
-    decoder d(s_, bytes, options, true);
+    options.annotate = false;
+    options.allow_trailing = false;
+    decoder d(s_, bytes, options, true, shared_, json_depth());
     if (record_field) {
       json v;
-      d.record_field_value(t, bytes.data(), v);
+      try {
+        d.record_field_value(t, bytes.data(), v);
+      } catch (const failure& f) {
+        fail(f.code, pos_);  // the budget: the only failure of a record field's default
+      }
       return v;
     }
     decode_result r = d.run(t);
-    if (!r.ok) throw schema_error("schema: a field default does not decode (" + std::string(errc_name(r.code)) + ")");
+    if (!r.ok) {
+      if (r.code == errc::allocation_limit_exceeded || r.code == errc::depth_limit_exceeded ||
+          r.code == errc::element_limit_exceeded || r.code == errc::object_limit_exceeded)
+        fail(r.code, pos_);
+      throw schema_error("schema: a field default does not decode (" + std::string(errc_name(r.code)) + ")");
+    }
     return std::move(r.value);
   }
 
@@ -467,6 +583,7 @@ class decoder {
       return errc::ok;
     }
     if (t.kind == kind::array) {
+      charge(t.size, value_cost(), static_cast<std::size_t>(p - in_.data()));
       out = json::array();
       const std::uint64_t width = record_width(s_, t.arg());
       for (std::uint64_t i = 0; i < t.size; ++i) {
@@ -484,9 +601,10 @@ class decoder {
     }
     out = json::object();
     for (const field& f : d.fields) {
+      charge(1, member_cost(f.name), static_cast<std::size_t>(p + f.offset - in_.data()));
       json e;
       if (const errc r = record_field_value(f.type, p + f.offset, e); r != errc::ok) return r;
-      out.set(f.name, std::move(e));
+      add_member(out, f.name, std::move(e));
     }
     return errc::ok;
   }
@@ -497,23 +615,25 @@ class decoder {
     json v = json::object();
     for (const field& f : d.fields) {
       path_scope scope(*this, "." + f.name);
+      charge(1, member_cost(f.name), p + static_cast<std::size_t>(std::min<std::uint64_t>(f.offset, length)));
       if (f.offset + f.width <= length) {
         json e;
         if (const errc r = record_field_value(f.type, in_.data() + p + f.offset, e); r != errc::ok)
           fail(r, p + static_cast<std::size_t>(f.offset));
         note(p + static_cast<std::size_t>(f.offset), static_cast<std::size_t>(f.width), to_text(e));
-        v.set(f.name, std::move(e));
+        add_member(v, f.name, std::move(e));
       } else {
         note(p + std::min<std::size_t>(length, static_cast<std::size_t>(f.offset)), 0,
              "missing: the default " + to_hex(f.default_bytes));
-        v.set(f.name, decode_default(f.type, f.default_bytes, true));
+        add_member(v, f.name, decode_default(f.type, f.default_bytes, true));
       }
     }
     if (length > d.size) {
       const auto from = in_.begin() + static_cast<std::ptrdiff_t>(p + d.size);
       note(p + d.size, length - d.size,
            "skipped: " + std::to_string(length - d.size) + " bytes of fields this schema does not know");
-      v.set("$skipped", to_hex(std::vector<std::byte>(from, from + static_cast<std::ptrdiff_t>(length - d.size))));
+      charge(1, member_cost("$skipped") + 4 * std::uint64_t{length - d.size}, p + d.size);
+      add_member(v, "$skipped", to_hex(std::vector<std::byte>(from, from + static_cast<std::ptrdiff_t>(length - d.size))));
     }
     return v;
   }
@@ -549,6 +669,8 @@ class decoder {
     if (width > remaining()) fail(errc::count_exceeds_input, start);
     if (n > options_.max_elements) fail(errc::element_limit_exceeded, start);
     if (width != 0 && n > remaining() / width) fail(errc::count_exceeds_input, start);
+    // Records of stride 0 take no input: 7 bytes made 64 Mi records (5.6 GB) before this charge.
+    charge(n, value_cost(), start);
     const std::size_t p = pos_;
     take(static_cast<std::size_t>(n * width));
     for (std::uint64_t i = 0; i < n; ++i) {
@@ -570,6 +692,7 @@ class decoder {
     const std::size_t width = block_width(p);
     const std::size_t at = pos_;
     const std::byte* data = take(static_cast<std::size_t>(n) * width);
+    charge(n, value_cost(), at);
     json v = json::array();
     for (std::uint64_t i = 0; i < n; ++i) {
       json e;
@@ -586,10 +709,11 @@ class decoder {
 
   json read_string(const type& t) {
     const std::size_t width = block_width(t.prim);
-    const std::uint64_t n = count(width, "length");
+    const std::uint64_t n = count(width, 0, "length");
     const std::size_t at = pos_;
     const std::byte* data = take(static_cast<std::size_t>(n) * width);
     const std::span<const std::byte> bytes(data, static_cast<std::size_t>(n) * width);
+    charge(n, sizeof(std::uint32_t), at);  // the code units
     std::vector<std::uint32_t> units;
     for (std::uint64_t i = 0; i < n; ++i) units.push_back(static_cast<std::uint32_t>(load_le(data + i * width, width)));
     std::optional<std::string> text;
@@ -620,14 +744,17 @@ class decoder {
       if (ok) text = std::move(out);
     }
     if (text) {
+      charge_text(*text, at);
       json v(*text);
       if (n != 0) note(at, bytes.size(), to_text(v));
       return v;
     }
+    charge(1, member_cost("units"), at);
+    charge(n, value_cost(), at);
     json list = json::array();
     for (const std::uint32_t u : units) list.push(json::integer(u));
     json v = json::object();
-    v.set("units", std::move(list));
+    add_member(v, "units", std::move(list));
     note(at, bytes.size(), to_text(v));
     return v;
   }
@@ -635,10 +762,11 @@ class decoder {
   json read_sequence(const type& t) {
     if (const definition* d = record_of(t.arg())) return record_block(*d);
     if (block_element(t.arg()) && !t.varint) {
-      const std::uint64_t n = count(block_width(t.arg().prim));
+      // block() charges the elements once it has their bytes.
+      const std::uint64_t n = count(block_width(t.arg().prim), 0);
       return block(t.arg().prim, n);
     }
-    const std::uint64_t n = count(t.varint ? min_size(s_, t.arg()) : element_min_size(s_, t.arg()));
+    const std::uint64_t n = count(t.varint ? min_size(s_, t.arg()) : element_min_size(s_, t.arg()), value_cost());
     json v = json::array();
     for (std::uint64_t i = 0; i < n; ++i) {
       path_scope scope(*this, "[" + std::to_string(i) + "]");
@@ -651,8 +779,10 @@ class decoder {
     json v = json::array();
     if (const definition* d = record_of(t.arg())) {
       if (t.size == 0) return v;
+      const std::size_t at = pos_;
       const std::uint64_t width = stride(*d);
       if (width != 0 && t.size > remaining() / width) fail(errc::unexpected_end, limit_);
+      charge(t.size, value_cost(), at);
       const std::size_t p = pos_;
       take(static_cast<std::size_t>(t.size * width));
       for (std::uint64_t i = 0; i < t.size; ++i) {
@@ -662,6 +792,8 @@ class decoder {
       return v;
     }
     if (block_element(t.arg()) && !t.varint) return block(t.arg().prim, t.size);
+    // Elements that take no input (array<array<monostate, 2^32>, 2^32>) are bounded by this alone.
+    charge(t.size, value_cost(), pos_);
     for (std::uint64_t i = 0; i < t.size; ++i) {
       path_scope scope(*this, "[" + std::to_string(i) + "]");
       v.push(read(t.arg()));
@@ -673,6 +805,7 @@ class decoder {
     // The unused high bits of the last byte are zero.
     if (n % 8 != 0 && (static_cast<unsigned>(p[bytes - 1]) >> (n % 8)) != 0)
       fail(errc::invalid_value, static_cast<std::size_t>(p + bytes - 1 - in_.data()));
+    charge(n, value_cost(), static_cast<std::size_t>(p - in_.data()));
     json v = json::array();
     for (std::uint64_t i = 0; i < n; ++i) v.push(json(((static_cast<unsigned>(p[i / 8]) >> (i % 8)) & 1) != 0));
     return v;
@@ -680,7 +813,7 @@ class decoder {
 
   json read_bitvector() {
     const std::size_t at = pos_;
-    const std::uint64_t n = count(0);
+    const std::uint64_t n = count(0, 0);  // bits() charges the values once it has their bytes
     const std::size_t bytes = static_cast<std::size_t>((n + 7) / 8);
     if (bytes > remaining()) fail(errc::count_exceeds_input, at);
     const std::byte* p = take(bytes);
@@ -697,77 +830,110 @@ class decoder {
     return v;
   }
 
-  /// Keys of type t are equal when their values are, floating point compared as numbers (a NaN
-  /// equals nothing); the type says which JSON strings are floats ("nan", "inf") and which are
-  /// text.
-  bool same_key(const type& t, const json& a, const json& b) const {
-    const auto all = [&](const json& x, const json& y, const auto& type_of) {
-      if (!x.is_array() || !y.is_array() || x.items().size() != y.items().size()) return x == y;
+  /// Keys of type t are equal when their values are, floating point compared as numbers (-0.0
+  /// equals 0.0, a NaN equals nothing); the type says which JSON strings are floats ("nan",
+  /// "inf") and which are text. key_text appends to out a text that two keys share exactly when
+  /// they are equal, so that a set finds a duplicate in O(log n); false if the key holds a NaN
+  /// where its type has a float, and so equals no key. Each part is tagged and, where its length
+  /// varies, prefixed with it, so that no two sequences of parts spell the same text.
+  bool key_text(const type& t, const json& v, std::string& out) const {
+    const auto exact = [&](const json& x) {  // compared as JSON values (members in any order)
+      const std::string text = to_text(x, 0, true);
+      out += 'j' + std::to_string(text.size()) + ':' + text;
+      return true;
+    };
+    const auto items = [&](const json& x, const auto& type_of) {
+      if (!x.is_array()) return exact(x);
+      out += 'a' + std::to_string(x.items().size()) + ':';
       for (std::size_t i = 0; i < x.items().size(); ++i)
-        if (!same_key(type_of(i), x.items()[i], y.items()[i])) return false;
+        if (!key_text(type_of(i), x.items()[i], out)) return false;
       return true;
     };
     switch (t.kind) {
       case kind::primitive: {
-        if (!is_float(t.prim)) return a == b;
-        if (a.is_string() || b.is_string()) {
-          const bool nan = (a.is_string() && a.text().rfind("nan", 0) == 0) ||
-                           (b.is_string() && b.text().rfind("nan", 0) == 0);
-          return !nan && a == b;  // the infinities
-        }
-        return std::strtod(a.text().c_str(), nullptr) == std::strtod(b.text().c_str(), nullptr);
+        if (!is_float(t.prim)) return exact(v);
+        if (v.is_string()) return v.text().rfind("nan", 0) != 0 && exact(v);  // "inf", "-inf"
+        double d = std::strtod(v.text().c_str(), nullptr);
+        if (d == 0) d = 0;  // -0.0 is 0.0
+        char bits[17];
+        const auto r = std::to_chars(bits, bits + sizeof bits, std::bit_cast<std::uint64_t>(d), 16);
+        out += 'f' + std::string(bits, r.ptr) + ';';
+        return true;
       }
       case kind::named: {
         const definition& d = s_.at(t.name);
-        if (d.kind == definition_kind::enumeration || !a.is_object() || !b.is_object()) return a == b;
+        if (d.kind == definition_kind::enumeration || !v.is_object()) return exact(v);
+        // Fields in the order of the definition, present or absent; the members starting with $
+        // (version, id, skipped bytes) are not part of the value. The decoder adds the members
+        // in the fields' order: a cursor finds each without a search.
+        const auto& members = v.members();
+        std::size_t next = 0;
+        out += 'o';
         for (const field& f : d.fields) {
-          const json* x = a.find(f.name);
-          const json* y = b.find(f.name);
-          if (x == nullptr || y == nullptr ? x != y : !same_key(f.type, *x, *y)) return false;
+          while (next < members.size() && !members[next].first.empty() && members[next].first[0] == '$') ++next;
+          const json* x = nullptr;
+          if (next < members.size() && members[next].first == f.name)
+            x = &members[next++].second;
+          else
+            x = v.find(f.name);  // not in the decoder's order
+          if (x == nullptr) {
+            out += '-';
+          } else {
+            out += '+';
+            if (!key_text(f.type, *x, out)) return false;
+          }
         }
         return true;
       }
       case kind::sequence:
       case kind::array:
       case kind::set:
-      case kind::complex: return all(a, b, [&](std::size_t) -> const type& { return t.arg(); });
+      case kind::complex: return items(v, [&](std::size_t) -> const type& { return t.arg(); });
       case kind::tuple:
-        return a.items().size() == t.args.size() && all(a, b, [&](std::size_t i) -> const type& { return t.args[i]; });
+        if (v.is_array() && v.items().size() != t.args.size()) return false;  // equal to no tuple
+        return items(v, [&](std::size_t i) -> const type& { return t.args[i]; });
       case kind::map: {
-        const auto pair = [&](const json& x, const json& y) {
-          return all(x, y, [&](std::size_t i) -> const type& { return t.arg(i); });
-        };
-        if (!a.is_array() || !b.is_array() || a.items().size() != b.items().size()) return false;
-        for (std::size_t i = 0; i < a.items().size(); ++i)
-          if (!pair(a.items()[i], b.items()[i])) return false;
+        if (!v.is_array()) return false;
+        out += 'm' + std::to_string(v.items().size()) + ':';
+        for (const json& pair : v.items()) {
+          if (!pair.is_array() || pair.items().size() > 2) return false;
+          if (!items(pair, [&](std::size_t i) -> const type& { return t.arg(i); })) return false;
+        }
         return true;
       }
       case kind::optional: {
-        if (a.is_null() || b.is_null()) return a == b;
-        const json* x = nullable(t.arg()) ? a.find("some") : &a;
-        const json* y = nullable(t.arg()) ? b.find("some") : &b;
-        return x != nullptr && y != nullptr && same_key(t.arg(), *x, *y);
+        if (v.is_null()) return exact(v);
+        const json* x = nullable(t.arg()) ? v.find("some") : &v;
+        if (x == nullptr) return false;
+        out += 's';
+        return key_text(t.arg(), *x, out);
       }
       case kind::variant: {
-        const json* i = a.find("index");
-        const json* x = a.find("value");
-        const json* y = b.find("value");
-        if (i == nullptr || b.find("index") == nullptr || !(*i == *b.find("index")) || !x || !y) return false;
+        const json* i = v.find("index");
+        const json* x = v.find("value");
+        if (i == nullptr || x == nullptr) return false;
         const auto index = static_cast<std::size_t>(std::strtoull(i->text().c_str(), nullptr, 10));
-        return index < t.args.size() && same_key(t.args[index], *x, *y);
+        if (index >= t.args.size()) return false;
+        out += 'v' + std::to_string(index) + ':';
+        return key_text(t.args[index], *x, out);
       }
       case kind::duration:
-      case kind::deprecated: return same_key(t.arg(), a, b);
-      case kind::time_point: return same_key(t.arg().arg(), a, b);
-      default: return a == b;  // strings, bits, fixed integers, pointers
+      case kind::deprecated: return key_text(t.arg(), v, out);
+      case kind::time_point: return key_text(t.arg().arg(), v, out);
+      default: return exact(v);  // strings, bits, fixed integers, pointers
     }
   }
 
   json read_associative(const type& t) {
     const bool is_map = t.kind == kind::map;
-    const std::uint64_t n = count(min_size(s_, t.arg(0)) + (is_map ? min_size(s_, t.arg(1)) : 0));
+    const std::uint64_t min = is_map ? saturating_sum(min_size(s_, t.arg(0)), min_size(s_, t.arg(1)))
+                                     : min_size(s_, t.arg(0));
+    // A map's element is the pair [key, value]: three values.
+    const std::uint64_t n = count(min, (is_map ? 3 : 1) * value_cost());
     json v = json::array();
-    std::vector<json> keys;
+    // The keys read so far, each by key_text: a search in O(log n) (comparing each key with every
+    // earlier one made 40,000 keys take 8.8 s).
+    std::set<std::string, counting_less> keys(counting_less{&shared_.key_comparisons});
     for (std::uint64_t i = 0; i < n; ++i) {
       path_scope scope(*this, "[" + std::to_string(i) + "]");
       const std::size_t at = pos_;
@@ -784,9 +950,12 @@ class decoder {
         element.push(read(t.arg(1)));
       }
       if (!t.multi) {
-        for (const json& k : keys)
-          if (same_key(t.arg(0), k, key)) fail(errc::duplicate_key, at);
-        keys.push_back(key);
+        std::string text;
+        // A key holding a NaN equals no key (not even itself): it is not kept.
+        if (key_text(t.arg(0), key, text)) {
+          charge(1, text.size() + 64, at);  // the key and its node in the set
+          if (!keys.insert(std::move(text)).second) fail(errc::duplicate_key, at);
+        }
       }
       v.push(std::move(element));
     }
@@ -795,8 +964,10 @@ class decoder {
 
   // ---- pointers ----------------------------------------------------------------------------------
 
-  void count_object(std::size_t at) {
+  /// Makes room for one more object in the table (its type's spelling has type_size bytes).
+  void count_object(std::size_t at, std::size_t type_size) {
     if (objects_.size() >= options_.max_objects) fail(errc::object_limit_exceeded, at);
+    charge(1, sizeof(object) + type_size, at);
   }
 
   /// Whether a registered class `type` reaches `to` (itself, or one of its "bases").
@@ -833,7 +1004,7 @@ class decoder {
     take(static_cast<std::size_t>(length));
     note(start, pos_ - start, "skipped: an object of " + to_text(json(name)) + ", a class this schema does not know");
     for (std::uint64_t i = 0; i <= inside; ++i) {
-      count_object(at);
+      count_object(at, 0);
       objects_.push_back({"", object::held::skipped, false, false, std::nullopt, false});
     }
     return json();
@@ -855,6 +1026,7 @@ class decoder {
         const std::uint64_t length = varint();
         if (length == 0 || length > 255) fail(errc::invalid_value, name_at);
         const std::byte* p = take(static_cast<std::size_t>(length));
+        charge(1, sizeof(std::string) + length, name_at);
         type_names_.emplace_back(reinterpret_cast<const char*>(p), static_cast<std::size_t>(length));
         note(name_at, pos_ - name_at,
              "type " + std::to_string(type_names_.size()) + ": " + to_text(json(type_names_.back())));
@@ -881,8 +1053,9 @@ class decoder {
     const std::string& role = t.name;
     const auto reference = [&](std::uint64_t tag_value) {
       note(at, pos_ - at, "reference to object " + std::to_string(tag_value - 2));
+      charge(1, member_cost("ref"), at);
       json v = json::object();
-      v.set("ref", json::integer(tag_value - 2));
+      add_member(v, "ref", json::integer(tag_value - 2));
       return v;
     };
     if (tag == 0 && role != "reference") {
@@ -896,7 +1069,7 @@ class decoder {
       std::string type_name = spell(t.arg());
       std::string registered_name;
       std::uint64_t inside = 0;
-      bool registered = t.polymorphic && registered_structs_.count(type_name) != 0;
+      bool registered = t.polymorphic && shared_.registered_structs.count(type_name) != 0;
       // Tag 1 would create an object of an abstract class.
       if (const definition* d = s_.named(t.arg()); tag == 1 && d && d->abstract) fail(errc::invalid_value, at);
       if (polymorphic) {
@@ -909,7 +1082,7 @@ class decoder {
         if (!reaches(type_name, t.arg().name)) fail(errc::invalid_value, at);  // never reinterpret an object
         registered = true;
       }
-      count_object(at);
+      count_object(at, type_name.size());
       objects_.push_back({type_name, shares ? object::held::shared : object::held::unique, true, false, std::nullopt,
                           registered});
       const std::size_t index = objects_.size() - 1;
@@ -935,15 +1108,23 @@ class decoder {
         if (read_inside > inside) fail(errc::invalid_value, at);
         unread = inside - read_inside;
         for (std::uint64_t i = 0; i < unread; ++i) {
-          count_object(at);
+          count_object(at, 0);
           objects_.push_back({"", object::held::skipped, false, false, std::nullopt, false});
         }
       }
+      charge(1, member_cost("id") + member_cost("value"), at);
       json v = json::object();
-      v.set("id", json::integer(index + 1));
-      if (polymorphic) v.set("type", registered_name);
-      v.set("value", std::move(value));
-      if (unread != 0) v.set("unread", json::integer(unread));
+      add_member(v, "id", json::integer(index + 1));
+      if (polymorphic) {
+        charge(1, member_cost("type"), at);
+        charge_text(registered_name, at);
+        add_member(v, "type", registered_name);
+      }
+      add_member(v, "value", std::move(value));
+      if (unread != 0) {
+        charge(1, member_cost("unread"), at);
+        add_member(v, "unread", json::integer(unread));
+      }
       return v;
     }
     if (tag < 3 || owns_alone) fail(errc::invalid_value, at);
@@ -965,14 +1146,8 @@ class decoder {
     return reference(tag);
   }
 
-  static std::set<std::string> registered_of(const schema& s) {
-    std::set<std::string> out;
-    for (const auto& [name, target] : s.polymorphic) out.insert(target);
-    return out;
-  }
-
   const schema& s_;
-  std::set<std::string> registered_structs_ = registered_of(s_);
+  shared_state& shared_;
   std::vector<std::string> type_names_;          // tag-2 type names, by index - 1
   std::vector<std::string> virtual_bases_met_;   // in the complete object being read
   std::span<const std::byte> in_;
@@ -986,12 +1161,14 @@ class decoder {
   std::vector<object> objects_;
   std::size_t strong_floor_ = 0;
   std::vector<annotation> notes_;
+  std::uint64_t depth_base_;  // the printed depth of this decoder's root (a default's: its field's)
 };
 
 }  // namespace
 
 decode_result decode(const schema& s, const type& t, std::span<const std::byte> bytes, const decode_options& options) {
-  return decoder(s, bytes, options, false).run(t);
+  shared_state shared{options.max_alloc_bytes, registered_of(s)};
+  return decoder(s, bytes, options, false, shared, 0).run(t);
 }
 
 decode_result decode(const schema& s, std::span<const std::byte> bytes, const decode_options& options) {

@@ -3,13 +3,15 @@
 // A schema-driven decoder: reads bifrons bytes with nothing but a schema (docs/schema.md), into
 // the JSON values of docs/schema.md section 10, with the library's own error codes and offsets
 // (docs/format.md section 26). It mirrors the C++ reader check by check, with these exceptions:
-// it keeps no allocation budget and no hash-bucket limit (both depend on the host's memory
-// layout), it reads views like owning containers (never misaligned_view), and it compares keys
-// by value (docs/schema.md section 9).
+// its allocation budget charges what the decoder itself holds (JSON values, the text they print
+// as, annotations; see decode_options::max_alloc_bytes), not the C++ types' sizes; it keeps no
+// hash-bucket limit (keys are compared by value, in O(log n) each); it reads views like owning
+// containers (never misaligned_view), and it compares keys by value (docs/schema.md section 9).
 //
 // bifrons-inspect prints what it finds; the conformance tests run it over every vector.
 
 #include <bifrons/error.hpp>
+#include <bifrons/read_options.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -26,6 +28,14 @@ struct decode_options {
   std::uint64_t max_depth = 64;
   std::uint64_t max_elements = std::uint64_t{64} << 20;
   std::uint64_t max_objects = std::uint64_t{1} << 20;
+  /// The allocation budget, read_options::max_alloc_bytes (and its default, 256 MiB), charged
+  /// before anything is allocated, as the library charges it, but for what the decoder holds:
+  /// every JSON value (each element, including those that take no input bytes, and the values of
+  /// the field defaults it expands), its printed text (indentation included), the annotations,
+  /// the keys of sets and maps, the table of objects. So memory and output stay within a constant
+  /// times this, whatever the schema and the data; past it, allocation_limit_exceeded. An input
+  /// byte costs at most a few hundred bytes of budget (docs: SECURITY.md).
+  std::uint64_t max_alloc_bytes = bifrons::read_options{}.max_alloc_bytes;
   /// read_options::unknown_types = unknown_type_policy::null: an object of a registered name the
   /// schema does not hold is skipped, and it, and every reference to it or to an object inside
   /// it, reads as null (a reference pointer fails with unknown_type). Otherwise unknown_type.
@@ -54,6 +64,9 @@ struct decode_result {
   std::string path;        ///< of the error: the field being read
   std::size_t end = 0;     ///< where the value ended
   std::vector<annotation> annotations;
+  /// Comparisons of keys the duplicate check of sets and maps made: O(log n) per key (tests
+  /// count them).
+  std::uint64_t key_comparisons = 0;
 };
 
 /// Reads one value of type t (the schema's root by default) from bytes.

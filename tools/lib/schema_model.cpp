@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <set>
 
 namespace bifrons::tools {
@@ -32,9 +33,7 @@ bool fixed_width_integer(const type& t) {
          t.prim != primitive::monostate;
 }
 
-/// Fixed sizes beyond any real type, refused so that size arithmetic on hostile schemas cannot
-/// overflow.
-constexpr std::uint64_t max_fixed_size = std::uint64_t{1} << 32;
+constexpr std::uint64_t max_fixed_size = max_schema_size;
 
 class loader {
  public:
@@ -110,7 +109,10 @@ class loader {
     }
   }
 
-  type expression(const json& v, const std::string& path) {
+  type expression(const json& v, const std::string& path, std::size_t depth = 1) {
+    // The tools recurse on type expressions: a hostile schema must not exhaust their stack.
+    if (depth > max_schema_nesting)
+      fail(path, "type expressions nest more than " + std::to_string(max_schema_nesting) + " deep");
     type t;
     if (v.is_string()) {
       if (const auto p = find_primitive(v.text())) {
@@ -126,14 +128,15 @@ class loader {
     const json& k = member(v, path, "kind");
     const std::string kind_name = k.is_string() ? k.text() : "";
     const auto sub = [&](std::string_view key) {
-      return expression(member(v, path, key), path + "." + std::string(key));
+      return expression(member(v, path, key), path + "." + std::string(key), depth + 1);
     };
     const auto subs = [&](std::string_view key) {
       const json& list = member(v, path, key);
       if (!list.is_array()) fail(path + "." + std::string(key), "an array");
       std::vector<type> out;
       for (std::size_t i = 0; i < list.items().size(); ++i)
-        out.push_back(expression(list.items()[i], path + "." + std::string(key) + "[" + std::to_string(i) + "]"));
+        out.push_back(
+            expression(list.items()[i], path + "." + std::string(key) + "[" + std::to_string(i) + "]", depth + 1));
       return out;
     };
     if (kind_name == "string") {
@@ -267,6 +270,7 @@ class loader {
     }
     const json& fields = member(v, path, "fields");
     if (!fields.is_array()) fail(path + ".fields", "an array");
+    std::set<std::string_view> field_names;  // a set: comparing with every earlier field was quadratic
     for (std::size_t i = 0; i < fields.items().size(); ++i) {
       const json& f = fields.items()[i];
       const std::string fpath = path + ".fields[" + std::to_string(i) + "]";
@@ -277,8 +281,10 @@ class loader {
         allowed(f, fpath, {"name", "type", "default", "base", "virtual"});
       field out;
       out.name = member(f, fpath, "name").text();
-      for (const field& earlier : d.fields)
-        if (earlier.name == out.name) fail(fpath + ".name", "\"" + out.name + "\" names an earlier field too");
+      if (!field_names.insert(member(f, fpath, "name").text()).second)
+        fail(fpath + ".name", "\"" + out.name + "\" names an earlier field too");
+      // Values hold "$version", "$id" and "$skipped" next to the fields (docs/schema.md section 4).
+      if (!out.name.empty() && out.name[0] == '$') fail(fpath + ".name", "a field name does not begin with $");
       out.type = expression(member(f, fpath, "type"), fpath + ".type");
       out.default_bytes = hex(member(f, fpath, "default"), fpath + ".default");
       if (is_record) {
@@ -311,18 +317,42 @@ void check_fixed(const schema& s, const type& t, const std::string& where) {
   for (const type& a : t.args) check_fixed(s, a, where);
 }
 
-/// A record that holds itself (through its fields, or arrays of them) has no size.
-void check_record_nesting(const schema& s, const std::string& name, std::vector<std::string>& open) {
-  if (std::find(open.begin(), open.end(), name) != open.end())
-    throw schema_error("schema: types[\"" + name + "\"]: a record that contains itself");
-  open.push_back(name);
+/// How many records deep the record `name` is (1 if it holds no record), memoized in `heights`
+/// (0 while being measured). A record that holds itself (through its fields, or arrays of them)
+/// has no size; records nested more than max_schema_nesting deep are refused, so that this
+/// recursion and the decoder's are bounded. The memo keeps shared records from being walked
+/// once per path that reaches them (exponential in a chain of records of two fields).
+std::size_t record_height(const schema& s, const std::string& name, std::map<std::string, std::size_t>& heights,
+                          std::size_t depth) {
+  const auto [it, first] = heights.try_emplace(name, 0);
+  if (!first) {
+    if (it->second == 0) throw schema_error("schema: types[\"" + name + "\"]: a record that contains itself");
+    return it->second;
+  }
+  if (depth > max_schema_nesting)
+    throw schema_error("schema: types[\"" + name + "\"]: records nest more than " +
+                       std::to_string(max_schema_nesting) + " deep");
+  std::size_t height = 1;
   for (const field& f : s.at(name).fields) {
     const type* t = &f.type;
     while (t->kind == kind::array) t = &t->arg();
     if (const definition* d = s.named(*t); d && d->kind == definition_kind::record)
-      check_record_nesting(s, d->name, open);
+      height = std::max(height, 1 + record_height(s, d->name, heights, depth + 1));
   }
-  open.pop_back();
+  if (height > max_schema_nesting)
+    throw schema_error("schema: types[\"" + name + "\"]: records nest more than " +
+                       std::to_string(max_schema_nesting) + " deep");
+  heights[name] = height;
+  return height;
+}
+
+/// The fewest bytes of t and of every expression inside it stay within max_schema_size, so that
+/// counts are checked against sizes that did not wrap.
+void check_min_sizes(const schema& s, const type& t, const std::string& where) {
+  if (min_size(s, t) > max_schema_size)
+    throw schema_error("schema: " + where + ": " + spell(t) + " takes more than " + std::to_string(max_schema_size) +
+                       " bytes at its smallest");
+  for (const type& a : t.args) check_min_sizes(s, a, where);
 }
 
 }  // namespace
@@ -332,21 +362,33 @@ schema load_schema(const json& document) {
   check_fixed(s, s.root, "root");
   for (const auto& [name, d] : s.types)
     for (const field& f : d.fields) check_fixed(s, f.type, "types[\"" + name + "\"]." + f.name);
-  // Records: the widths and offsets that the types imply.
+  // Records: the widths and offsets that the types imply, each within max_schema_size (a width
+  // that wrapped, as array<array<u8, 2^32>, 2^32> did to 0, let the decoder read past its input).
+  std::map<std::string, std::size_t> heights;
   for (const auto& [name, d] : s.types) {
     if (d.kind != definition_kind::record) continue;
-    std::vector<std::string> open;
-    check_record_nesting(s, name, open);
+    record_height(s, name, heights, 1);
     std::uint64_t offset = 0;
     for (const field& f : d.fields) {
-      const std::uint64_t width = record_width(s, f.type);
+      const std::string where = "types[\"" + name + "\"]: field \"" + f.name + "\"";
+      std::uint64_t width = 0;
+      try {
+        width = record_width(s, f.type);
+      } catch (const schema_error& e) {
+        throw schema_error("schema: " + where + ": " + std::string(e.what()).substr(8));  // less "schema: "
+      }
       if (f.offset != offset || f.width != width || f.default_bytes.size() != width)
-        throw schema_error("schema: types[\"" + name + "\"]: field \"" + f.name +
-                           "\" has an offset, width or default that its type does not give");
+        throw schema_error("schema: " + where + " has an offset, width or default that its type does not give");
+      if (width > max_schema_size - offset)
+        throw schema_error("schema: " + where + " ends beyond " + std::to_string(max_schema_size) +
+                           " bytes: the record is too wide");
       offset += width;
     }
     if (offset != d.size) throw schema_error("schema: types[\"" + name + "\"]: size is not the sum of the widths");
   }
+  check_min_sizes(s, s.root, "root");
+  for (const auto& [name, d] : s.types)
+    for (const field& f : d.fields) check_min_sizes(s, f.type, "types[\"" + name + "\"]: field \"" + f.name + "\"");
   return s;
 }
 
@@ -415,6 +457,18 @@ bool is_integer(primitive p) { return p >= primitive::i8 && p <= primitive::u64;
 bool is_signed(primitive p) { return p >= primitive::i8 && p <= primitive::i64; }
 bool is_float(primitive p) { return p == primitive::f32 || p == primitive::f64; }
 
+namespace {
+// Sizes saturate instead of wrapping: a size beyond max_schema_size is refused by load_schema,
+// and, in a schema built in code, only makes counts fail their checks.
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max() : a + b;
+}
+std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
+  return b != 0 && a > std::numeric_limits<std::uint64_t>::max() / b ? std::numeric_limits<std::uint64_t>::max()
+                                                                       : a * b;
+}
+}  // namespace
+
 std::uint64_t min_size(const schema& s, const type& t) {
   switch (t.kind) {
     case kind::primitive: return t.prim == primitive::monostate ? 0 : is_float(t.prim) ? block_width(t.prim) : 1;
@@ -429,15 +483,15 @@ std::uint64_t min_size(const schema& s, const type& t) {
     case kind::pointer: return 1;
     case kind::array: {
       if (const definition* d = s.named(t.arg()); d && d->kind == definition_kind::record) return t.size == 0 ? 0 : 1;
-      return t.size * (t.varint ? min_size(s, t.arg()) : element_min_size(s, t.arg()));
+      return saturating_mul(t.size, t.varint ? min_size(s, t.arg()) : element_min_size(s, t.arg()));
     }
     case kind::bitset: return (t.size + 7) / 8;
     case kind::tuple: {
       std::uint64_t total = 0;
-      for (const type& e : t.args) total += min_size(s, e);
+      for (const type& e : t.args) total = saturating_add(total, min_size(s, e));
       return total;
     }
-    case kind::complex: return 2 * min_size(s, t.arg());
+    case kind::complex: return saturating_mul(2, min_size(s, t.arg()));
     case kind::duration:
     case kind::time_point:
     case kind::deprecated: return min_size(s, t.arg());
@@ -455,10 +509,20 @@ std::uint64_t element_min_size(const schema& s, const type& t) {
 
 std::uint64_t record_width(const schema& s, const type& t) {
   if (block_element(t)) return block_width(t.prim);
-  if (t.kind == kind::array) return t.size * record_width(s, t.arg());
+  if (t.kind == kind::array) {
+    // Checked: array<array<u8, 2^32>, 2^32> wrapped to 0 bytes.
+    const std::uint64_t element = record_width(s, t.arg());
+    if (element != 0 && t.size > max_schema_size / element)
+      throw schema_error("schema: " + spell(t) + " is wider than " + std::to_string(max_schema_size) + " bytes");
+    return t.size * element;
+  }
   if (const definition* d = s.named(t)) {
     if (d->kind == definition_kind::enumeration) return block_width(d->underlying);
-    if (d->kind == definition_kind::record) return d->size;
+    if (d->kind == definition_kind::record) {
+      if (d->size > max_schema_size)
+        throw schema_error("schema: record " + d->name + " is wider than " + std::to_string(max_schema_size) + " bytes");
+      return d->size;
+    }
   }
   throw schema_error("schema: " + spell(t) + " cannot be a record field");
 }

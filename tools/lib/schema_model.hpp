@@ -112,6 +112,16 @@ struct schema {
   }
 };
 
+/// The largest fixed size a schema may give, in bytes or elements: an array's or bitset's size,
+/// a record's width, the fewest bytes a value takes. No real type comes near it, and below it
+/// the tools' size arithmetic cannot overflow (a larger schema is refused, naming the type).
+inline constexpr std::uint64_t max_schema_size = std::uint64_t{1} << 32;
+/// How deeply a type expression may nest inside one field (`optional<vector<tuple<...>>>`), and
+/// records inside records: the tools recurse on both, so a hostile schema must not be able to
+/// exhaust their stack. Real types nest a few levels; structs nest through names, which the
+/// decoder bounds with max_depth.
+inline constexpr std::size_t max_schema_nesting = 64;
+
 /// A schema document that does not follow docs/schema.md: where (a JSON path) and why.
 class schema_error : public std::runtime_error {
  public:
@@ -134,11 +144,13 @@ bool is_signed(primitive p);
 bool is_float(primitive p);
 
 /// The fewest bytes a value of t takes (docs/schema.md, section 9), alone and as an element of
-/// a sequence or array.
+/// a sequence or array. Saturates at the largest std::uint64_t rather than wrapping (a loaded
+/// schema gives at most max_schema_size).
 std::uint64_t min_size(const schema& s, const type& t);
 std::uint64_t element_min_size(const schema& s, const type& t);
 
-/// The width of a record field's type (block elements, enums, arrays of them, records).
+/// The width of a record field's type (block elements, enums, arrays of them, records); throws
+/// schema_error if it exceeds max_schema_size (load_schema refuses such schemas).
 std::uint64_t record_width(const schema& s, const type& t);
 
 /// Lowercase hex without separators, both ways (from_hex throws std::invalid_argument).
