@@ -881,6 +881,17 @@ TEST(Checker, NamedTypesNestedBeyondTheLimitEndTheCheckWithAnError) {
   EXPECT_THROW(check(s, s), schema_error);
   const schema within = load_schema_text(chain(200, {"P"}));
   EXPECT_EQ(joined(check(within, within)), "");
+  // 255 structs, each holding the next inside an optional nested 62 deep: the recursion, 16,000
+  // levels deep, ran out of stack (a crash). It stops at 2,048 levels.
+  std::string deep = chain(255, {"P"});
+  for (int k = 255; k >= 1; --k) {
+    const std::string from = R"("type": "S)" + std::to_string(k - 1) + R"(")";
+    std::string wrapped = R"("S)" + std::to_string(k - 1) + R"(")";
+    for (int i = 0; i < 62; ++i) wrapped = R"({"kind": "optional", "of": )" + wrapped + "}";
+    deep.replace(deep.find(from), from.size(), R"("type": )" + wrapped);
+  }
+  const schema nested = load_schema_text(deep);
+  EXPECT_THROW(check(nested, nested), schema_error);
 }
 
 }  // namespace

@@ -133,6 +133,15 @@ bool holds_pointers(const schema& s) {
   return walk(walk, s.root);
 }
 
+/// One more level of a recursion, for as long as it lives.
+struct nesting {
+  std::size_t& depth;
+  explicit nesting(std::size_t& d) : depth(++d) {}
+  ~nesting() { --depth; }
+  nesting(const nesting&) = delete;
+  nesting& operator=(const nesting&) = delete;
+};
+
 class checker {
  public:
   checker(const schema& o, const schema& n) : old_(o), new_(n) {}
@@ -195,6 +204,13 @@ class checker {
 
   void compare(const type& o_in, const type& n_in, const std::string& path, context ctx) {
     ++comparisons_;
+    // Type expressions nest up to 64 deep inside each of up to max_nesting named types: bounded
+    // on its own, this recursion still reached 16,000 levels and ran out of stack.
+    if (compare_depth_ >= max_compare_nesting)
+      throw schema_error("schema: " + (path.empty() ? spell(n_in) : path) + ": types nest more than " +
+                         std::to_string(max_compare_nesting) + " levels (named types and type expressions); "
+                         "the checker stops there");
+    const nesting level(compare_depth_);
     const type o = normalized(o_in);
     const type n = normalized(n_in);
     if (o.kind == kind::deprecated || n.kind == kind::deprecated) return compare_deprecated(o, n, path, ctx);
@@ -650,13 +666,7 @@ class checker {
     if (depth_ >= max_nesting)
       throw schema_error("schema: " + (path.empty() ? od.name : path) + ": named types nest more than " +
                          std::to_string(max_nesting) + " deep; the checker stops there");
-    const struct nesting {
-      std::size_t& depth;
-      explicit nesting(std::size_t& d) : depth(++d) {}
-      ~nesting() { --depth; }
-      nesting(const nesting&) = delete;
-      nesting& operator=(const nesting&) = delete;
-    } level(depth_);
+    const nesting level(depth_);
     if (trial_depth_ > 0) {
       if (const auto known = trial_outcomes_.find(key); known != trial_outcomes_.end()) {
         if (!known->second) add(verdict::breaking, path, "change-type", "");  // tried before: it fails
@@ -819,6 +829,9 @@ class checker {
   /// with an error, so that a hostile schema cannot exhaust the stack: far beyond real types,
   /// and beyond the nesting data can have (read_options::max_depth, 64 by default).
   static constexpr std::size_t max_nesting = 256;
+  /// The recursion of compare() (named types and the expressions inside them), so that it fits
+  /// the stack of a sanitizer build too.
+  static constexpr std::size_t max_compare_nesting = 2048;
 
   const schema& old_;
   const schema& new_;
@@ -828,6 +841,7 @@ class checker {
   std::vector<pair_key> trial_entered_;    // pairs the trials under way entered, to forget after
   std::size_t trial_depth_ = 0;            // trials under way (survives in survives)
   std::size_t depth_ = 0;                  // named types being compared (or tried), nested
+  std::size_t compare_depth_ = 0;          // calls of compare() under way
   std::uint64_t comparisons_ = 0;          // calls of compare: the work, for tests
 };
 
