@@ -533,6 +533,15 @@ class basic_object_table {
 
   /// release() with pointers: which objects outlive the table's references.
   const std::byte* release_observed() noexcept {
+    // Without shared objects, and with none forgotten or freed, every object lives as long as the
+    // value (its holders lead to it): nothing to tell, as for a tree with raw parent pointers.
+    bool may_die = false;
+    for (const entry& e : entries_)
+      may_die = may_die || e.kind == object_kind::shared || (e.address == nullptr && e.kind != object_kind::skipped);
+    if (!may_die) return nullptr;
+    return release_observed_slow();
+  }
+  const std::byte* release_observed_slow() noexcept {
     // 0: not known yet, 1: lives, 2: dies. The table's own references go first; what they alone
     // kept alive dies now, and the weak references tell which did.
     constexpr std::uint8_t unknown = 0, lives = 1, dies = 2;
