@@ -212,7 +212,8 @@ class write_passes<T> {
 /// What read_all reads into: a value just default-constructed, or one that holds an earlier
 /// value whose storage the read reuses (missing fields must then be reset), or a value just
 /// default-constructed that the caller then moves (from_bytes<T> returns it by value): a
-/// non-owning pointer into the value itself would not follow it, so such a read fails.
+/// trivially copyable T has no move constructor to keep a pointer into itself, so such a read
+/// fails when it holds one.
 enum class object_state { fresh, reused, returned };
 
 /// Sixteen bytes on 64-bit hosts, so that it comes back in two registers.
@@ -331,7 +332,10 @@ BIFRONS_FLATTEN read_outcome<T> read_all(std::span<const std::byte> in, Target& 
   [[maybe_unused]] std::conditional_t<may_hold_pointers<T>(), object_table_owner, no_object_table> objects(src);
   src.track_objects(may_hold_identity<T>());
   src.fresh = state != object_state::reused;
-  if constexpr (may_hold_pointers<T>()) {
+  // A value returned by value moves by its own move constructor, which keeps its pointers into
+  // itself where it must (as any move of such a type must); a trivially copyable T has none, and
+  // may come back in registers, so no compiler builds it in place.
+  if constexpr (may_hold_pointers<T>() && std::is_trivially_copyable_v<T>) {
     if (state == object_state::returned) src.value_moves(std::addressof(out), sizeof(Target));
   }
   [[maybe_unused]] auto path = root_path<T>(src);

@@ -98,8 +98,10 @@ class reader {
   [[nodiscard]] T read() {
     detail::new_object<T> made;
     read_one<T>(made, [&] {
-      // Moved to the caller after the read: a pointer into the value itself would not follow it.
-      if constexpr (detail::may_hold_pointers<T>()) src_.value_moves(std::addressof(made), sizeof made);
+      // Moved to the caller after the read: a trivially copyable T cannot keep a pointer into
+      // itself (core.hpp, read_all).
+      if constexpr (detail::may_hold_pointers<T>() && std::is_trivially_copyable_v<T>)
+        src_.value_moves(std::addressof(made), sizeof made);
       detail::read_new(src_, made);
     });
     return std::move(*made.value);
