@@ -97,9 +97,20 @@ struct object {
   // skipped: counted by a tag-2 header but not read (in fields an older reader does not know)
   enum class held : std::uint8_t { shared, unique, by_value, skipped } kind;
   bool in_progress = true;
-  bool owned = false;  // shared: a shared_ptr of the value holds it
-  std::optional<std::size_t> observed_at;
   bool registered = false;  // of a registered class: pointers to the classes it reaches may name it
+  // As the library's object table (include/bifrons/detail/objects.hpp) keeps them:
+  std::size_t holder = 0;    // index + 1 of the object it lies in; 0: the value itself
+  std::uint64_t height = 0;  // the longest chain of owners it heads
+  bool weak_link = false;    // a weak_ptr introduced it: its holder does not own it
+};
+
+/// A pointer the library's object table records: a non-owning pointer, or a shared_ptr back to an
+/// object read before (to one still being read: a link up).
+struct pointer_record {
+  std::size_t target;  // its index
+  std::size_t holder;  // index + 1 of the object the pointer lies in; 0: the value itself
+  std::size_t at;
+  enum class link : std::uint8_t { observer, strong, up } kind;
 };
 
 bool valid_utf8(std::span<const std::byte> s) {
@@ -184,8 +195,7 @@ class decoder {
       charge(1, value_cost(), 0);
       result.value = read(t);
       if (!options_.allow_trailing && pos_ != in_.size()) fail(errc::trailing_bytes, pos_);
-      for (const object& o : objects_)
-        if (o.observed_at && o.kind == object::held::shared && !o.owned) fail(errc::invalid_value, *o.observed_at);
+      end_value();
       result.ok = true;
     } catch (const failure& f) {
       result.code = f.code;
@@ -445,12 +455,18 @@ class decoder {
       }
       case kind::deprecated: {
         const std::size_t mark = objects_.size();
+        const std::size_t record_mark = records_.size();
         path_scope scope(*this, "(deprecated)");
         json v = read(t.arg());
         // Discarded: references to the objects read inside it become errors (shared objects
-        // stay: the reader keeps them alive).
+        // stay: the reader keeps them alive), and the pointers in it are no longer the
+        // reader's to check, but for those inside shared objects (object_table::forget).
         for (std::size_t i = mark; i < objects_.size(); ++i)
           if (objects_[i].kind != object::held::shared) objects_[i].type.clear();
+        std::size_t kept = record_mark;
+        for (std::size_t i = record_mark; i < records_.size(); ++i)
+          if (records_[i].holder > mark && held_in_shared(records_[i].holder)) records_[kept++] = records_[i];
+        records_.resize(kept);
         return v;
       }
     }
@@ -484,7 +500,7 @@ class decoder {
     std::optional<std::size_t> id;
     if (d.identity && !introduced_by_pointer && !defaults_) {
       count_object(start, d.name.size());
-      objects_.push_back({d.name, object::held::by_value, false, false, std::nullopt});
+      objects_.push_back({d.name, object::held::by_value, false, false, current_});
       id = objects_.size();
     }
     if (depth_left_ == 0) fail(errc::depth_limit_exceeded, start);
@@ -1010,7 +1026,7 @@ class decoder {
     note(start, pos_ - start, "skipped: an object of " + to_text(json(name)) + ", a class this schema does not know");
     for (std::uint64_t i = 0; i <= inside; ++i) {
       count_object(at, 0);
-      objects_.push_back({"", object::held::skipped, false, false, std::nullopt, false});
+      objects_.push_back({"", object::held::skipped, false, false, current_});
     }
     return json();
   }
@@ -1044,8 +1060,12 @@ class decoder {
     note(at, pos_ - at, "of type " + std::to_string(index) + ", " + to_text(json(name)));
     const std::size_t count_at = pos_;
     inside = varint();
-    // Every object inside takes at least one byte of the encoding that follows.
-    if (inside > remaining()) fail(errc::invalid_value, count_at);
+    // Every object inside takes at least one byte of the encoding that follows, a struct
+    // envelope: counted against its length (peeked), and against the input.
+    const std::size_t body = pos_;
+    const std::uint64_t envelope = varint();
+    pos_ = body;
+    if (inside > (envelope >> 1) || inside > remaining()) fail(errc::invalid_value, count_at);
     note(count_at, pos_ - count_at, std::to_string(inside) + " objects inside");
     const auto it = s_.polymorphic.find(name);
     dynamic = it == s_.polymorphic.end() ? std::string() : it->second;
@@ -1088,13 +1108,14 @@ class decoder {
         registered = true;
       }
       count_object(at, type_name.size());
-      objects_.push_back({type_name, shares ? object::held::shared : object::held::unique, true, false, std::nullopt,
-                          registered});
+      objects_.push_back({type_name, shares ? object::held::shared : object::held::unique, true, registered, current_});
       const std::size_t index = objects_.size() - 1;
-      objects_[index].owned = role == "shared";
+      objects_[index].weak_link = role == "weak";
       if (!polymorphic) note(at, pos_ - at, "new object " + std::to_string(index + 1));
       const std::size_t floor = strong_floor_;
+      const std::size_t outer = current_;
       if (role == "weak") strong_floor_ = index;
+      current_ = index + 1;
       json value;
       {
         path_scope scope(*this, polymorphic ? "*(" + registered_name + ")" : "*");
@@ -1104,7 +1125,14 @@ class decoder {
         value = read(polymorphic ? dynamic : t.arg(), true);
       }
       strong_floor_ = floor;
+      current_ = outer;
       objects_[index].in_progress = false;
+      // The chain of owners it heads goes to its holder (object_table::close); destroying a chain
+      // longer than max_depth would recurse that deep.
+      const std::uint64_t height = ++objects_[index].height;
+      if (!objects_[index].weak_link && outer != 0)
+        objects_[outer - 1].height = std::max(objects_[outer - 1].height, height);
+      if (height > options_.max_depth) fail(errc::depth_limit_exceeded, at);
       std::uint64_t unread = 0;
       if (polymorphic) {
         // An older reader may read fewer of the objects inside (the rest were in fields it
@@ -1114,7 +1142,7 @@ class decoder {
         unread = inside - read_inside;
         for (std::uint64_t i = 0; i < unread; ++i) {
           count_object(at, 0);
-          objects_.push_back({"", object::held::skipped, false, false, std::nullopt, false});
+          objects_.push_back({"", object::held::skipped, false, false, current_});
         }
       }
       charge(1, member_cost("id") + member_cost("value"), at);
@@ -1143,10 +1171,14 @@ class decoder {
       if (o.kind != object::held::shared) fail(errc::invalid_value, at);
       if (role == "shared") {
         if (o.in_progress && index >= strong_floor_) fail(errc::invalid_value, at);
-        o.owned = true;
+        // A link up counts when the value ends (end_value); any other link adds a finished chain.
+        if (!o.in_progress && current_ != 0)
+          objects_[current_ - 1].height = std::max(objects_[current_ - 1].height, o.height);
+        links_up_ = links_up_ || o.in_progress;
+        records_.push_back({index, current_, at, o.in_progress ? pointer_record::link::up : pointer_record::link::strong});
       }
-    } else if (o.kind == object::held::shared && !o.observed_at) {
-      o.observed_at = at;
+    } else {
+      records_.push_back({index, current_, at, pointer_record::link::observer});
     }
     return reference(tag);
   }
@@ -1165,6 +1197,94 @@ class decoder {
   std::string error_path_;
   std::vector<object> objects_;
   std::size_t strong_floor_ = 0;
+  std::size_t current_ = 0;  // index + 1 of the innermost object being read; 0: none
+  std::vector<pointer_record> records_;
+  bool links_up_ = false;
+
+  /// Whether object `holder` (index + 1, not 0) lies in a shared object (object_table).
+  [[nodiscard]] bool held_in_shared(std::size_t holder) const {
+    for (std::size_t depth = 0; holder != 0 && depth < objects_.size(); ++depth) {
+      const object& o = objects_[holder - 1];
+      if (o.kind == object::held::shared) return true;
+      holder = o.holder;
+    }
+    return false;
+  }
+
+  /// The end of the value, as the library's object table ends it (object_table::release): with
+  /// links up, the graph of owners must have no cycle (invalid_value at the first link up in
+  /// one) and no chain of owners longer than max_depth (depth_limit_exceeded at the first link
+  /// up); then a non-owning pointer kept by a live object must not name an object that dies
+  /// with the reader's references (invalid_value at the first).
+  void end_value() {
+    const std::size_t n = objects_.size();
+    const auto owning_edges = [&](auto&& edge) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const object& o = objects_[i];
+        if (o.holder != 0 && !o.weak_link && (o.kind == object::held::shared || o.kind == object::held::unique))
+          edge(o.holder - 1, i);
+      }
+      for (const pointer_record& r : records_)
+        if (r.kind != pointer_record::link::observer && r.holder != 0) edge(r.holder - 1, r.target);
+    };
+    if (links_up_) {
+      // Heights from the objects that own nothing, backwards along the edges (Kahn).
+      std::vector<std::vector<std::size_t>> owners(n);
+      std::vector<std::size_t> pending(n, 0);
+      std::vector<std::uint64_t> height(n, 1);
+      owning_edges([&](std::size_t from, std::size_t to) {
+        owners[to].push_back(from);
+        ++pending[from];
+      });
+      std::vector<std::size_t> ready;
+      for (std::size_t i = 0; i < n; ++i)
+        if (pending[i] == 0) ready.push_back(i);
+      std::size_t measured = 0;
+      while (!ready.empty()) {
+        const std::size_t v = ready.back();
+        ready.pop_back();
+        ++measured;
+        for (const std::size_t u : owners[v]) {
+          height[u] = std::max(height[u], height[v] + 1);
+          if (--pending[u] == 0) ready.push_back(u);
+        }
+      }
+      if (measured != n) {
+        for (const pointer_record& r : records_)
+          if (r.kind == pointer_record::link::up && r.holder != 0 && pending[r.holder - 1] != 0 &&
+              pending[r.target] != 0)
+            fail(errc::invalid_value, r.at);
+        fail(errc::invalid_value, records_.front().at);
+      }
+      for (std::size_t i = 0; i < n; ++i)
+        if (height[i] > options_.max_depth)
+          for (const pointer_record& r : records_)
+            if (r.kind == pointer_record::link::up) fail(errc::depth_limit_exceeded, r.at);
+    }
+    // Which objects live: those the value owns, from its own members on (a forgotten or skipped
+    // object owns nothing, and lives not).
+    std::vector<bool> alive(n, false);
+    std::vector<std::vector<std::size_t>> owned(n + 1);  // by holder, index + 1 (0: the value)
+    const auto dead = [&](std::size_t i) {
+      const object& o = objects_[i];
+      return o.kind == object::held::skipped || (o.kind != object::held::shared && o.type.empty());
+    };
+    for (std::size_t i = 0; i < n; ++i)
+      if (!objects_[i].weak_link) owned[objects_[i].holder].push_back(i);
+    for (const pointer_record& r : records_)
+      if (r.kind != pointer_record::link::observer) owned[r.holder].push_back(r.target);
+    std::vector<std::size_t> stack(owned[0].begin(), owned[0].end());
+    while (!stack.empty()) {
+      const std::size_t i = stack.back();
+      stack.pop_back();
+      if (alive[i] || dead(i)) continue;
+      alive[i] = true;
+      for (const std::size_t j : owned[i + 1]) stack.push_back(j);
+    }
+    for (const pointer_record& r : records_)
+      if (r.kind == pointer_record::link::observer && !alive[r.target] && (r.holder == 0 || alive[r.holder - 1]))
+        fail(errc::invalid_value, r.at);
+  }
   std::vector<annotation> notes_;
   std::uint64_t depth_base_;  // the printed depth of this decoder's root (a default's: its field's)
 

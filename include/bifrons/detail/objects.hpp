@@ -484,7 +484,9 @@ class basic_object_table {
       const auto each_edge = [&](auto&& edge) {
         for (std::size_t i = 0; i < n; ++i) {
           const entry& e = entries_[i];
-          if (e.holder != 0 && !e.weak_link && e.kind != object_kind::skipped)
+          // Objects held by value own nothing of their own (what they hold, their holder holds):
+          // no edge, as close() counts no height for them.
+          if (e.holder != 0 && !e.weak_link && (e.kind == object_kind::shared || e.kind == object_kind::unique))
             edge(e.holder - 1, static_cast<std::uint32_t>(i));
         }
         for (const record& r : records_)
