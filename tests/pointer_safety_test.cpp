@@ -79,6 +79,13 @@ struct Top {
   std::weak_ptr<Holder> w;
   Leaf* raw = nullptr;
 };
+struct Box {
+  std::shared_ptr<Leaf> s;
+};
+struct ThroughBox {
+  std::weak_ptr<Box> w;
+  Leaf* raw = nullptr;
+};
 struct WeakNode {
   std::shared_ptr<WeakNode> s;
   std::weak_ptr<WeakNode> w;
@@ -289,6 +296,28 @@ TEST(PointerSafety, RawPointerIntoChildOfWeakOnlyObject) {
   const bytes b = B({0x26, 0x01, 0x1c, 0x00, 0x01, 0x12, 0x01, 0x08, 0x00, 0x00, 0x00, 0x54, 0x00, 0x00, 0x00, 0x00,
                      0x00, 0x00, 0x05, 0x00});
   EXPECT_TRUE(fails_with<WeakNode>(b, errc::invalid_value, 18));
+}
+
+TEST(PointerSafety, RawPointerIntoObjectOwnedOnlyFromAWeakOnlyObject) {
+  // The Leaf is owned by a shared_ptr, but that shared_ptr lies in a Box that only the weak_ptr
+  // reaches: reading, the Box dies and takes the Leaf with it. The writer asked only whether a
+  // shared_ptr of the message owned the Leaf, and accepted the value.
+  const auto box = std::make_shared<Box>();
+  box->s = std::make_shared<Leaf>(Leaf{42});
+  const ThroughBox value{box, box->s.get()};
+  std::array<std::byte, 64> buffer{};
+  EXPECT_EQ(bifrons::try_to_bytes(value, buffer).code(), errc::unwritten_pointee);
+  // w: new Box (id 1) { s: new Leaf (id 2) { 42 } }, raw -> id 2 (tag 4)
+  EXPECT_TRUE(fails_with<ThroughBox>(B({0x0c, 0x01, 0x06, 0x01, 0x02, 0x54, 0x04}), errc::invalid_value, 6));
+  // Owned from the value itself, it lives.
+  struct Kept {
+    std::shared_ptr<Box> box;
+    Leaf* raw = nullptr;
+  };
+  const Kept kept{box, box->s.get()};
+  const auto back = bifrons::try_from_bytes<Kept>(bifrons::to_bytes(kept));
+  ASSERT_TRUE(back) << back.message();
+  EXPECT_EQ(back->raw, back->box->s.get());
 }
 
 // ---- 3: pointers to objects with identity that move --------------------------------------------

@@ -191,8 +191,10 @@ class basic_object_table {
   struct mark {
     std::size_t objects = 0;
     std::size_t records = 0;
+    std::uint32_t current = 0;  // the object being read there, and the weak link above it
+    std::size_t floor = 0;
   };
-  [[nodiscard]] mark position() const noexcept { return {entries_.size(), records_.size()}; }
+  [[nodiscard]] mark position() const noexcept { return {entries_.size(), records_.size(), current_, strong_floor_}; }
 
   /// Bytes that the library moved: `size` bytes at `from` now live at `to`.
   struct moved_range {
@@ -307,6 +309,9 @@ class basic_object_table {
     free_owned_since(m.objects);
     entries_.truncate(m.objects);
     records_.resize(m.records);
+    // An object opened after the mark and left open by an exception is gone with the rest.
+    current_ = m.current;
+    strong_floor_ = m.floor;
     // The type names that tag 2 defined after the mark go too: read again, the same bytes define
     // them again, at the same indexes.
     if (names_.size() > name_mark) names_.resize(name_mark);

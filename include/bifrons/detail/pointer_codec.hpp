@@ -385,10 +385,9 @@ std::size_t observer_object_size(const T* p) {
     s.record(null_tag);
     return 1;
   }
-  // An object that only weak_ptrs hold so far (or one that lies in such an object) dies after
-  // reading unless a shared_ptr later in the message owns it: checked at the end of the size pass.
-  if (const write_session::object* shared = s.shared_holder(*found); shared != nullptr && !shared->owned)
-    s.observed_unowned(*shared);
+  // An object in a shared object dies after reading unless the value owns that object, which is
+  // known at the end of the size pass: checked there.
+  if (s.shared_holder(*found) != nullptr) s.observed_in_shared(*found);
   const std::uint64_t tag = reference_tag(found->id);
   s.record(tag);
   return varint_size(tag);

@@ -83,7 +83,7 @@ class basic_write_session {
     if (++epoch_ == 0) [[unlikely]]
       forget_slots();
     tag_count_ = 0;
-    observed_unowned_.clear();
+    observed_.clear();
     dynamic_types_.clear();
     hints_ = {};
     names_.clear();
@@ -188,7 +188,7 @@ class basic_write_session {
   [[nodiscard]] bool own(const object& o) {
     const bool up = o.in_progress;
     if (up && o.id >= strong_floor_) return false;
-    if (current_ != 0) owns_.push_back({current_ - 1, static_cast<std::uint32_t>(index_of(o))});
+    owns_.push_back({current_, static_cast<std::uint32_t>(index_of(o))});
     has_links_up_ = has_links_up_ || up;
     return true;
   }
@@ -305,15 +305,26 @@ class basic_write_session {
       virtual_bases_.erase(virtual_bases_.begin() + static_cast<std::ptrdiff_t>(mark), virtual_bases_.end());
   }
 
-  /// Size pass: a non-owning pointer names a shared object that no shared_ptr of the message
-  /// owns yet (only weak_ptrs).
-  void observed_unowned(const object& o) { observed_unowned_.push_back(index_of(o)); }
+  /// Size pass: a non-owning pointer names `o`, which lies in a shared object (or is one): it
+  /// dies after reading unless something the value keeps owns that object. Checked at the end of
+  /// the size pass.
+  void observed_in_shared(const object& o) { observed_.push_back({current_, static_cast<std::uint32_t>(index_of(o))}); }
 
-  /// Ends the size pass. A non-owning pointer to an object that no shared_ptr of the message
-  /// owns would dangle after reading (the object dies with the read): unwritten_pointee.
+  /// Ends the size pass. A non-owning pointer, in a part of the value that lives on, to an object
+  /// that the value does not own (the reader's table would be its last owner, and the object would
+  /// die with the read): unwritten_pointee. A cycle of owners: ownership_cycle.
   void end_size_pass() noexcept {
-    for (const std::size_t i : observed_unowned_)
-      if (!objects_[i].owned) fail(errc::unwritten_pointee);
+    if (!observed_.empty()) {
+#if BIFRONS_HAS_EXCEPTIONS
+      try {
+        if (observer_would_dangle()) fail(errc::unwritten_pointee);
+      } catch (const std::bad_alloc&) {
+        fail(errc::unwritten_pointee);  // cannot tell: refused rather than written dangling
+      }
+#else
+      if (observer_would_dangle()) fail(errc::unwritten_pointee);
+#endif
+    }
     if (has_links_up_) {
 #if BIFRONS_HAS_EXCEPTIONS
       try {
@@ -335,6 +346,36 @@ class basic_write_session {
   }
 
  private:
+  /// Which objects the value owns, from its own members on, through objects in objects (but those
+  /// a weak_ptr introduced) and shared_ptrs' back-references (as object_table::release tells them
+  /// after reading); whether an observed object outside them is named from inside them.
+  [[nodiscard]] bool observer_would_dangle() const {
+    const std::size_t n = objects_.size();
+    std::vector<std::uint32_t> first(n + 2, 0);  // owned objects by holder (index + 1; 0: the value)
+    const auto each_edge = [&](auto&& edge) {
+      for (std::size_t i = 0; i < n; ++i)
+        if (!objects_[i].weak_link) edge(objects_[i].holder, static_cast<std::uint32_t>(i));
+      for (const auto& [holder, to] : owns_) edge(holder, to);
+    };
+    each_edge([&](std::uint32_t holder, std::uint32_t) { ++first[holder + 1]; });
+    for (std::size_t i = 0; i <= n; ++i) first[i + 1] += first[i];
+    std::vector<std::uint32_t> owned(first[n + 1]);
+    std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+    each_edge([&](std::uint32_t holder, std::uint32_t to) { owned[fill[holder]++] = to; });
+    std::vector<bool> alive(n, false);
+    std::vector<std::uint32_t> stack(owned.begin() + first[0], owned.begin() + first[1]);
+    while (!stack.empty()) {
+      const std::uint32_t i = stack.back();
+      stack.pop_back();
+      if (alive[i]) continue;
+      alive[i] = true;
+      stack.insert(stack.end(), owned.begin() + first[i + 1], owned.begin() + first[i + 2]);
+    }
+    for (const auto& [holder, target] : observed_)
+      if (!alive[target] && (holder == 0 || alive[holder - 1])) return true;
+    return false;
+  }
+
   /// Whether the objects and their owners form a cycle (only links up can close one): Kahn's
   /// algorithm on the edges from each object to what it owns (the objects in it but those a
   /// weak_ptr introduced, and the objects its shared_ptrs refer to). Linear in objects and links.
@@ -344,7 +385,8 @@ class basic_write_session {
     const auto each_edge = [&](auto&& edge) {
       for (std::size_t i = 0; i < n; ++i)
         if (objects_[i].holder != 0 && !objects_[i].weak_link) edge(objects_[i].holder - 1, static_cast<std::uint32_t>(i));
-      for (const auto& [from, to] : owns_) edge(from, to);
+      for (const auto& [holder, to] : owns_)
+        if (holder != 0) edge(holder - 1, to);
     };
     each_edge([&](std::uint32_t from, std::uint32_t) { ++first[from + 1]; });
     for (std::size_t i = 0; i < n; ++i) first[i + 1] += first[i];
@@ -433,7 +475,7 @@ class basic_write_session {
   std::vector<slot> slots_;
   std::vector<std::uint64_t> tags_;  // the first tag_count_ are this value's
   std::size_t tag_count_ = 0;
-  std::vector<std::size_t> observed_unowned_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> observed_;  // (holder, object) of pointers that may dangle
   std::vector<dynamic_type> dynamic_types_;
   std::array<std::uint8_t, 16> hints_{};
   std::vector<const registered_type*> names_;
