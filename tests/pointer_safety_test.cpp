@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -332,6 +333,18 @@ TEST(PointerSafety, MapValuePointsAtItsOwnKey) {
   ASSERT_TRUE(r) << r.message();
   ASSERT_EQ(r->size(), 1u);
   EXPECT_EQ(r->begin()->second, &r->begin()->first);
+}
+
+TEST(PointerSafety, SetKeyPointingIntoItselfIsRefused) {
+  // The key is placed by its value, the pointer included: rewriting the pointer after the key is
+  // in its node would change its order under the set.
+  using Key = std::pair<A, const A*>;
+  std::set<Key> keys;
+  const auto it = keys.emplace(A{7}, nullptr).first;
+  const_cast<const A*&>(it->second) = &it->first;
+  const bytes b = bifrons::to_bytes(keys);
+  EXPECT_EQ(hex(b), "01 02 0e 03");
+  EXPECT_TRUE(fails_with<std::set<Key>>(b, errc::invalid_value, 1));
 }
 
 TEST(PointerSafety, TopLevelValuePointsIntoItself) {

@@ -32,15 +32,18 @@ typename C::iterator insert_element(C& c, V&& v) {
   return c.size() != before ? it : c.end();
 }
 
-/// The objects read inside element e (pointer_codec.hpp) moved with it to *it.
+/// The objects read inside element e (pointer_codec.hpp) moved with it to *it. A map's element is
+/// read as pair<Key, T> and stored as pair<const Key, T>: its halves are moved separately (the
+/// layouts may differ), and only the key is frozen (object_table::moved_range); a set's element,
+/// a pair or not, is all key.
 template <class Element, class It>
 void element_moved(temporary_objects& objects, Element& e, It it) {
-  if constexpr (requires { e.second; }) {
-    objects.moved_to({{&e.first, sizeof e.first, const_cast<std::remove_const_t<decltype(it->first)>*>(&it->first)},
+  if constexpr (!std::is_same_v<std::remove_cvref_t<decltype(*it)>, Element>) {
+    objects.moved_to({{&e.first, sizeof e.first, const_cast<std::remove_const_t<decltype(it->first)>*>(&it->first), true},
                       {&e.second, sizeof e.second, &it->second}},
                      moves_in_place<std::remove_cvref_t<decltype(e.first)>, std::remove_cvref_t<decltype(e.second)>>);
   } else {
-    objects.moved_to({{&e, sizeof e, const_cast<Element*>(&*it)}}, moves_in_place<Element>);
+    objects.moved_to({{&e, sizeof e, const_cast<Element*>(&*it), true}}, moves_in_place<Element>);
   }
 }
 

@@ -196,11 +196,14 @@ class basic_object_table {
   };
   [[nodiscard]] mark position() const noexcept { return {entries_.size(), records_.size(), current_, strong_floor_}; }
 
-  /// Bytes that the library moved: `size` bytes at `from` now live at `to`.
+  /// Bytes that the library moved: `size` bytes at `from` now live at `to`. A key of a set or map
+  /// is `frozen`: its container has placed it by its value, so a pointer in it that pointed into
+  /// the moved bytes cannot be rewritten (its order or hash would change under the container).
   struct moved_range {
     const void* from;
     std::size_t size;
     void* to;
+    bool frozen = false;
   };
   /// Moves the recorded addresses and slots of what was read since `m` that lie in the moved
   /// ranges to the same offsets at their destinations, and points the non-owning pointers that
@@ -231,7 +234,12 @@ class basic_object_table {
       if (!move_if_inside(r.slot, moved) && !moves) ok = false;
       if (r.kind != link::observer) continue;  // owners point at objects of pointers, which never move
       void* p = r.ops->get(r.slot);
-      if (p != nullptr && move_if_inside(p, moved)) r.ops->set(r.slot, p);
+      if (p == nullptr || !move_if_inside(p, moved)) continue;
+      if (lies_in_frozen(r.slot, moved)) {
+        ok = false;  // a key that points into its own element
+        continue;
+      }
+      r.ops->set(r.slot, p);
     }
     for (std::size_t i = m.objects; i < entries_.size(); ++i) {
       entry& e = entries_[i];
@@ -605,6 +613,11 @@ class basic_object_table {
   static bool inside(const void* p, const std::byte* first, std::size_t size) noexcept {
     const auto* b = static_cast<const std::byte*>(p);
     return !std::less<const std::byte*>{}(b, first) && std::less<const std::byte*>{}(b, first + size);
+  }
+  static bool lies_in_frozen(const void* slot, std::span<const moved_range> moved) noexcept {
+    for (const moved_range& r : moved)
+      if (r.frozen && inside(slot, static_cast<const std::byte*>(r.to), r.size)) return true;
+    return false;
   }
   static bool inside_any(const void* p, std::span<const moved_range> moved) noexcept {
     for (const moved_range& r : moved)
