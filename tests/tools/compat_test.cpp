@@ -854,6 +854,31 @@ TEST(Checker, WorkGrowsLinearlyWithTheNestingOfStructs) {
   }
 }
 
+// A base made virtual asks whether any struct meets it twice (a diamond), which walked every path
+// of base fields of every struct: beside a chain of structs with two base fields each, 2^k paths
+// (40 levels never ended).
+TEST(Checker, DiamondsAreFoundWithoutWalkingEveryPath) {
+  const auto schema_text = [](int levels, bool made_virtual) {
+    std::string types = R"("B0": {"kind": "struct", "fields": [{"name": "x", "type": "i32", "default": "00"}]})";
+    for (int k = 1; k <= levels; ++k) {
+      const std::string below = "B" + std::to_string(k - 1);
+      types += R"(, "B)" + std::to_string(k) + R"(": {"kind": "struct", "fields": [{"name": "a", "type": ")" + below +
+               R"(", "default": "00", "base": true}, {"name": "b", "type": ")" + below +
+               R"(", "default": "00", "base": true}]})";
+    }
+    const std::string v = made_virtual ? R"(, "virtual": true)" : "";
+    types += R"(, "X": {"kind": "struct", "fields": [{"name": "x", "type": "i32", "default": "00"}]})";
+    types += R"(, "R": {"kind": "struct", "fields": [{"name": "x", "type": "X", "default": "00", "base": true)" + v +
+             R"(}, {"name": "c", "type": "B)" + std::to_string(levels) + R"(", "default": "00", "base": true}]})";
+    return R"({"bifrons_schema": 1, "format": 1, "root": "R", "types": {)" + types + "}}";
+  };
+  const std::vector<finding> found =
+      check(load_schema_text(schema_text(40, false)), load_schema_text(schema_text(40, true)));
+  ASSERT_EQ(found.size(), 1u) << joined(found);
+  EXPECT_EQ(found[0].rule, "virtual-base");
+  EXPECT_EQ(worst(found), verdict::compatible);  // X is met once: no diamond
+}
+
 TEST(Checker, DeepChainsStillReportTheirDifferencesOnce) {
   // The leaf of 60 levels of two fields each widened: one finding, at the first path reaching it.
   const schema before = load_schema_text(chain(60, {"P", "P"}, "i32"));

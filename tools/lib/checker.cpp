@@ -618,14 +618,22 @@ class checker {
   /// Whether a struct of s meets the class `base` more than once through its base fields (a
   /// diamond), where making the base virtual changes the bytes.
   static bool diamond(const schema& s, const std::string& base) {
+    // The paths from each struct to `base` through base fields, counted up to two (a diamond is
+    // two) and each struct's once: a chain of structs with two base fields each has 2^k paths,
+    // which the count by walking took 2^k steps to find.
+    std::map<std::string, std::size_t> paths;
+    std::set<std::string> open;  // being counted: a hostile schema whose bases hold themselves
     const auto count = [&](const auto& self, const definition& d, std::size_t depth) -> std::size_t {
+      if (const auto it = paths.find(d.name); it != paths.end()) return it->second;
+      if (depth > s.types.size() || !open.insert(d.name).second) return 0;
       std::size_t n = 0;
-      if (depth > s.types.size()) return n;  // a hostile schema whose bases hold themselves
       for (const field& f : d.fields) {
         if (!f.base || f.type.kind != kind::named) continue;
         if (f.type.name == base) ++n;
-        n += self(self, s.at(f.type.name), depth + 1);
+        n = std::min<std::size_t>(2, n + self(self, s.at(f.type.name), depth + 1));
       }
+      open.erase(d.name);
+      paths.emplace(d.name, n);
       return n;
     };
     for (const auto& [name, d] : s.types)
