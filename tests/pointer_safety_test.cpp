@@ -15,33 +15,16 @@
 #include <utility>
 #include <vector>
 
+#include "owning_types.hpp"
 #include "types/test_support.hpp"
 
 namespace bifrons_test {
 namespace {
 
 using bifrons::errc;
+using owning_types::Leaf;
+using owning_types::Own;
 
-struct Leaf {
-  std::int32_t v = 0;
-};
-
-/// Owns a Leaf through an owning raw pointer; copy and move transfer it.
-struct Own {
-  Leaf* p = nullptr;
-  Own() = default;
-  Own(const Own& o) : p(o.p ? new Leaf(*o.p) : nullptr) {}
-  Own(Own&& o) noexcept : p(std::exchange(o.p, nullptr)) {}
-  Own& operator=(Own o) noexcept {
-    std::swap(p, o.p);
-    return *this;
-  }
-  ~Own() { delete p; }
-  template <class Archive>
-  void serialize(Archive& ar) {
-    ar(bifrons::owning(p));
-  }
-};
 
 /// Made only by load_and_construct.
 struct NoDef {

@@ -16,9 +16,13 @@
 #include <utility>
 #include <vector>
 
+#include "../owning_types.hpp"
 #include "fuzz_support.hpp"
 
 namespace {
+
+using bifrons_test::owning_types::Leaf;
+using bifrons_test::owning_types::Own;
 
 /// Held by value with identity (enable_identity below): the target of non-owning pointers.
 struct Ident {
@@ -26,26 +30,6 @@ struct Ident {
   bool operator<(const Ident& o) const { return id < o.id; }
 };
 
-struct Leaf {
-  std::int32_t v = 0;
-};
-
-/// An owning raw pointer; copy and move transfer it.
-struct Own {
-  Leaf* p = nullptr;
-  Own() = default;
-  Own(const Own& o) : p(o.p ? new Leaf(*o.p) : nullptr) {}
-  Own(Own&& o) noexcept : p(std::exchange(o.p, nullptr)) {}
-  Own& operator=(Own o) noexcept {
-    std::swap(p, o.p);
-    return *this;
-  }
-  ~Own() { delete p; }
-  template <class Archive>
-  void serialize(Archive& ar) {
-    ar(bifrons::owning(p));
-  }
-};
 
 /// Made only by load_and_construct, which reads an Ident and a pointer into locals.
 struct Made {

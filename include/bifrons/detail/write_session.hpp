@@ -314,28 +314,22 @@ class basic_write_session {
   /// that the value does not own (the reader's table would be its last owner, and the object would
   /// die with the read): unwritten_pointee. A cycle of owners: ownership_cycle.
   void end_size_pass() noexcept {
-    if (!observed_.empty()) {
+    if (!observed_.empty()) refuse_if([&] { return observer_would_dangle(); }, errc::unwritten_pointee);
+    if (has_links_up_) refuse_if([&] { return cycles_closed(); }, errc::ownership_cycle);
+  }
+  /// Fails with `code` where check() finds it, or where there is no memory to check: a value that
+  /// could not be checked is refused rather than written.
+  template <class Check>
+  void refuse_if(Check check, errc code) noexcept {
 #if BIFRONS_HAS_EXCEPTIONS
-      try {
-        if (observer_would_dangle()) fail(errc::unwritten_pointee);
-      } catch (const std::bad_alloc&) {
-        fail(errc::unwritten_pointee);  // cannot tell: refused rather than written dangling
-      }
-#else
-      if (observer_would_dangle()) fail(errc::unwritten_pointee);
-#endif
+    try {
+      if (check()) fail(code);
+    } catch (const std::bad_alloc&) {
+      fail(code);
     }
-    if (has_links_up_) {
-#if BIFRONS_HAS_EXCEPTIONS
-      try {
-        if (cycles_closed()) fail(errc::ownership_cycle);
-      } catch (const std::bad_alloc&) {
-        fail(errc::ownership_cycle);  // cannot tell: refused rather than written leaking
-      }
 #else
-      if (cycles_closed()) fail(errc::ownership_cycle);
+    if (check()) fail(code);
 #endif
-    }
   }
   /// Ends the size pass: the write pass follows.
   void start_writing() noexcept {
