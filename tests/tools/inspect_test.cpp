@@ -629,12 +629,13 @@ TEST(HostileData, DuplicateKeysAreFoundInLogarithmicTime) {
   const decode_result some = decode(s, keys(4000));
   ASSERT_TRUE(some.ok);
   // A balanced tree (a red-black tree is at most 2 log2(n) high): 2 x (12 + 1) comparisons per
-  // key at most, not 2,000 on average.
-  ASSERT_LE(some.key_comparisons, 4000u * 26);
+  // key, not 2,000 on average. Bounded at twice that: libc++'s debug hardening mode compares
+  // more to check the ordering (37 per key here).
+  ASSERT_LE(some.key_comparisons, 4000u * 52);
   const decode_result many = decode(s, keys(40000));
   ASSERT_TRUE(many.ok);
   EXPECT_EQ(many.value.items().size(), 40000u);
-  EXPECT_LE(many.key_comparisons, 40000u * 32);
+  EXPECT_LE(many.key_comparisons, 40000u * 64);
   // Still the same duplicates, at the same element: the last key repeats the first.
   std::vector<std::byte> twice = keys(40000);
   twice.back() = std::byte{0};
