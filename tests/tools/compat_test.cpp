@@ -907,7 +907,7 @@ TEST(Checker, NamedTypesNestedBeyondTheLimitEndTheCheckWithAnError) {
   const schema within = load_schema_text(chain(200, {"P"}));
   EXPECT_EQ(joined(check(within, within)), "");
   // 255 structs, each holding the next inside an optional nested 62 deep: the recursion, 16,000
-  // levels deep, ran out of stack (a crash). It stops at 2,048 levels.
+  // levels deep, ran out of stack (a crash). It stops at 512 levels.
   std::string deep = chain(255, {"P"});
   for (int k = 255; k >= 1; --k) {
     const std::string from = R"("type": "S)" + std::to_string(k - 1) + R"(")";
