@@ -25,7 +25,6 @@ using bifrons::errc;
 using owning_types::Leaf;
 using owning_types::Own;
 
-
 /// Made only by load_and_construct.
 struct NoDef {
   std::int32_t x;
@@ -104,7 +103,6 @@ struct HookMade {
     return HookMade(a, p);
   }
 };
-
 
 // ---- what a review of the rebuilt layer found (a helper's attack) ---------------------------------
 
@@ -277,8 +275,8 @@ TEST(PointerSafety, RawPointerIntoChildOfWeakOnlyObject) {
   // outer: s = new n1 (id 1) { s null, w = new n3 (id 2) { s = new n4 (id 3) { v 42 }, w null,
   // raw null, v 0 }, raw null, v 0 }, w null, raw -> n4 (tag 5), v 0. Only n1's weak_ptr holds n3,
   // so n3 and the n4 it owns die with the read, and raw would dangle.
-  const bytes b = B({0x26, 0x01, 0x1c, 0x00, 0x01, 0x12, 0x01, 0x08, 0x00, 0x00, 0x00, 0x54, 0x00, 0x00, 0x00, 0x00,
-                     0x00, 0x00, 0x05, 0x00});
+  const bytes b = B({0x26, 0x01, 0x1c, 0x00, 0x01, 0x12, 0x01, 0x08, 0x00, 0x00,
+                     0x00, 0x54, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x05, 0x00});
   EXPECT_TRUE(fails_with<WeakNode>(b, errc::invalid_value, 18));
 }
 
@@ -424,8 +422,8 @@ TEST(PointerSafetyReview, ChainThroughLinksUpIsBounded) {
   // Two roots introduced by weak_ptrs, each nesting two objects whose s refers up to their parent,
   // the second root's s to the first chain's top: a chain of 6 owners, each object at depth <= 3.
   using T = std::pair<std::vector<std::weak_ptr<Linked>>, std::shared_ptr<Linked>>;
-  const bytes b = B({0x02, 0x01, 0x10, 0x00, 0x01, 0x0a, 0x03, 0x01, 0x04, 0x04, 0x00, 0x01, 0x10, 0x05, 0x01,
-                     0x0a, 0x06, 0x01, 0x04, 0x07, 0x00, 0x08});
+  const bytes b = B({0x02, 0x01, 0x10, 0x00, 0x01, 0x0a, 0x03, 0x01, 0x04, 0x04, 0x00,
+                     0x01, 0x10, 0x05, 0x01, 0x0a, 0x06, 0x01, 0x04, 0x07, 0x00, 0x08});
   bifrons::read_options options;
   options.max_depth = 8;
   const auto fine = bifrons::try_from_bytes<T>(b, options);
@@ -471,7 +469,8 @@ TEST(PointerSafety, SharedCycleThroughWeakLinkIsRefused) {
   EXPECT_EQ(bifrons::try_to_bytes(a, buffer).code(), errc::ownership_cycle);
   a->s2.reset();  // break it, so that the test does not leak
   // Without s2 it is no cycle: B is then owned only by A's... nothing: the weak_ptr expires.
-  const auto r = bifrons::try_from_bytes<std::shared_ptr<Cyclic>>(B({0x01, 0x0e, 0x00, 0x01, 0x06, 0x03, 0x00, 0x00, 0x00}));
+  const auto r =
+      bifrons::try_from_bytes<std::shared_ptr<Cyclic>>(B({0x01, 0x0e, 0x00, 0x01, 0x06, 0x03, 0x00, 0x00, 0x00}));
   ASSERT_TRUE(r) << r.message();
   EXPECT_TRUE((*r)->w.expired());
 }

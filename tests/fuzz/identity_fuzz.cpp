@@ -30,7 +30,6 @@ struct Ident {
   bool operator<(const Ident& o) const { return id < o.id; }
 };
 
-
 /// Made only by load_and_construct, which reads an Ident and a pointer into locals.
 struct Made {
   Ident local;
@@ -144,8 +143,7 @@ struct positions {
   }
   static void check(const fuzz::context& ctx, const type& read, const type& again) {
     for (const Positions& p : read) ctx.check(p.owns_its_targets(), "identity: a pointer outside the value read");
-    for (const Positions& p : again)
-      ctx.check(p.owns_its_targets(), "identity: a pointer outside the value read back");
+    for (const Positions& p : again) ctx.check(p.owns_its_targets(), "identity: a pointer outside the value read back");
   }
 };
 

@@ -42,8 +42,7 @@ using namespace bifrons::tools;
 constexpr std::uint64_t budget = 64 << 10;
 
 [[noreturn]] void fail(const char* property, const std::string& detail = {}) {
-  std::fprintf(stderr, "inspect_fuzz: property failed: %s%s%s\n", property, detail.empty() ? "" : ": ",
-               detail.c_str());
+  std::fprintf(stderr, "inspect_fuzz: property failed: %s%s%s\n", property, detail.empty() ? "" : ": ", detail.c_str());
   std::abort();
 }
 
@@ -96,8 +95,7 @@ std::uint64_t decode_checked(const schema& s, std::span<const std::byte> data, b
   // constant factor of slack, and a little for what no charge covers (the path being read, a
   // decoder's fixed parts).
   const auto peak = static_cast<std::uint64_t>(std::max<std::int64_t>(tracked.peak, 0));
-  if (peak > 2 * budget + (32 << 10))
-    fail("a decode held more than twice its budget", std::to_string(peak) + " bytes");
+  if (peak > 2 * budget + (32 << 10)) fail("a decode held more than twice its budget", std::to_string(peak) + " bytes");
   if (output > 2 * budget) fail("a decode printed more than twice its budget", std::to_string(output) + " bytes");
   return output;
 }

@@ -816,7 +816,8 @@ TEST(Checker, RefusesDocumentsThatAreNotSchemas) {
 /// A chain of `levels` nested structs: S_k has the fields of `per_level`, each of type S_k-1
 /// ("P" stands for it) or another; S_0 holds one field of type `leaf`.
 std::string chain(int levels, const std::vector<std::string>& per_level, const std::string& leaf = "i32") {
-  std::string types = R"("S0": {"kind": "struct", "fields": [{"name": "x", "type": ")" + leaf + R"(", "default": "00"}]})";
+  std::string types = R"("S0": {"kind": "struct", "fields": [{"name": "x", "type": ")" + leaf +
+                      R"(", "default": "00"}]})";
   for (int k = 1; k <= levels; ++k) {
     std::string fields;
     for (std::size_t i = 0; i < per_level.size(); ++i) {
@@ -843,8 +844,8 @@ std::uint64_t comparisons_of(const std::string& text) {
 // Every struct field was tried (survives) and then compared, each walking its whole subtree
 // again: 2^depth comparisons (24 levels took 22 s). Each pair of types is now compared once.
 TEST(Checker, WorkGrowsLinearlyWithTheNestingOfStructs) {
-  for (const std::vector<std::string>& level : {std::vector<std::string>{"P", "i32"}, std::vector<std::string>{"P", "P"},
-                                                std::vector<std::string>{"P"}}) {
+  for (const std::vector<std::string>& level :
+       {std::vector<std::string>{"P", "i32"}, std::vector<std::string>{"P", "P"}, std::vector<std::string>{"P"}}) {
     const std::uint64_t at8 = comparisons_of(chain(8, level));
     const std::uint64_t at16 = comparisons_of(chain(16, level));
     // Twice the levels, about twice the work (a constant more per level), not 2^8 times.
@@ -872,8 +873,8 @@ TEST(Checker, DiamondsAreFoundWithoutWalkingEveryPath) {
              R"(}, {"name": "c", "type": "B)" + std::to_string(levels) + R"(", "default": "00", "base": true}]})";
     return R"({"bifrons_schema": 1, "format": 1, "root": "R", "types": {)" + types + "}}";
   };
-  const std::vector<finding> found =
-      check(load_schema_text(schema_text(40, false)), load_schema_text(schema_text(40, true)));
+  const std::vector<finding> found = check(load_schema_text(schema_text(40, false)),
+                                           load_schema_text(schema_text(40, true)));
   ASSERT_EQ(found.size(), 1u) << joined(found);
   EXPECT_EQ(found[0].rule, "virtual-base");
   EXPECT_EQ(worst(found), verdict::compatible);  // X is met once: no diamond

@@ -494,8 +494,8 @@ TEST(HostileSchemas, AWidthOrSizeThatWouldOverflowIsRefusedNamingTheField) {
   const std::string wide = R"({"kind": "array", "size": 4294967296, "element": {"kind": "array", )"
                            R"("size": 4294967296, "element": "u8"}})";
   const std::string record = document(R"("R")", R"("R": {"kind": "record", "size": 0, "fields": [{"name": "a", )"
-                                                 R"("offset": 0, "width": 0, "default": "", "type": )" +
-                                                     wide + "}]}");
+                                                R"("offset": 0, "width": 0, "default": "", "type": )" +
+                                                    wide + "}]}");
   const std::string why = refusal(record);
   EXPECT_NE(why.find(R"(types["R"]: field "a")"), std::string::npos) << why;
   EXPECT_NE(why.find("array<array<u8, 4294967296>, 4294967296> is wider than 4294967296 bytes"), std::string::npos)
@@ -510,8 +510,7 @@ TEST(HostileSchemas, AWidthOrSizeThatWouldOverflowIsRefusedNamingTheField) {
             std::string::npos)
       << refusal(in_struct);
   const std::string root = document(R"({"kind": "sequence", "element": )" + huge + "}", "");
-  EXPECT_NE(refusal(root).find("schema: root: array<array<u32, 4294967296>, 4294967296> takes more"),
-            std::string::npos)
+  EXPECT_NE(refusal(root).find("schema: root: array<array<u32, 4294967296>, 4294967296> takes more"), std::string::npos)
       << refusal(root);
   // The widths of real records still load, up to the limit.
   EXPECT_EQ(refusal(document(R"("R")", R"("R": {"kind": "record", "size": 4, "fields": [{"name": "a", "offset": 0, )"
@@ -524,7 +523,8 @@ TEST(HostileSchemas, NestingIsBoundedAndSharedRecordsAreMeasuredOnce) {
   // Type expressions nested 65 deep: the tools recurse on them.
   std::string deep = R"("u8")";
   for (std::size_t i = 0; i < max_schema_nesting; ++i) deep = R"({"kind": "optional", "of": )" + deep + "}";
-  EXPECT_NE(refusal(document(deep, "")).find("nest more than 64 deep"), std::string::npos) << refusal(document(deep, ""));
+  EXPECT_NE(refusal(document(deep, "")).find("nest more than 64 deep"), std::string::npos)
+      << refusal(document(deep, ""));
   // 63 structs, each holding the next inside 62 nested optionals, and data that fills them all:
   // the recursion, 4,000 levels deep, ran out of stack under AddressSanitizer. It stops at 1,024
   // levels of the value.
@@ -548,8 +548,9 @@ TEST(HostileSchemas, NestingIsBoundedAndSharedRecordsAreMeasuredOnce) {
   std::string records = R"("R0": {"kind": "record", "size": 0, "fields": []})";
   for (int k = 1; k <= 40; ++k) {
     const std::string prev = "R" + std::to_string(k - 1);
-    records += R"(, "R)" + std::to_string(k) + R"(": {"kind": "record", "size": 0, "fields": [{"name": "a", "type": ")" +
-               prev + R"(", "offset": 0, "width": 0, "default": ""}, {"name": "b", "type": ")" + prev +
+    records += R"(, "R)" + std::to_string(k) +
+               R"(": {"kind": "record", "size": 0, "fields": [{"name": "a", "type": ")" + prev +
+               R"(", "offset": 0, "width": 0, "default": ""}, {"name": "b", "type": ")" + prev +
                R"(", "offset": 0, "width": 0, "default": ""}]})";
   }
   const schema dag = load_schema_text(document(R"("R40")", records));
@@ -651,8 +652,8 @@ TEST(HostileData, DuplicateKeysAreFoundInLogarithmicTime) {
                                                    R"(["f64", {"kind": "map", "key": "i8", "value": "f32"}]}})",
                                                    ""));
   const auto zero = hex_bytes({0x02,                                            // two keys
-                               0, 0, 0, 0, 0, 0, 0, 0x80, 0x01, 0x02, 0, 0, 0, 0x80,  // -0.0, {1: -0.0}
-                               0, 0, 0, 0, 0, 0, 0, 0x00, 0x01, 0x02, 0, 0, 0, 0x00});  // 0.0, {1: 0.0}
+                               0,    0, 0, 0, 0, 0, 0, 0x80, 0x01, 0x02, 0, 0, 0, 0x80,  // -0.0, {1: -0.0}
+                               0,    0, 0, 0, 0, 0, 0, 0x00, 0x01, 0x02, 0, 0, 0, 0x00});  // 0.0, {1: 0.0}
   const decode_result z = decode(doubles, zero);
   const auto library_z = bifrons::try_from_bytes<std::set<std::tuple<double, std::map<std::int8_t, float>>>>(zero);
   EXPECT_EQ(outcome(z.ok, z.code, z.offset), "duplicate_key at 15");

@@ -208,7 +208,8 @@ class checker {
     // on its own, this recursion still reached 16,000 levels and ran out of stack.
     if (compare_depth_ >= max_compare_nesting)
       throw schema_error("schema: " + (path.empty() ? spell(n_in) : path) + ": types nest more than " +
-                         std::to_string(max_compare_nesting) + " levels (named types and type expressions); "
+                         std::to_string(max_compare_nesting) +
+                         " levels (named types and type expressions); "
                          "the checker stops there");
     const nesting level(compare_depth_);
     const type o = normalized(o_in);

@@ -547,8 +547,9 @@ class decoder {
            "skipped: " + std::to_string(body_end - pos_) + " bytes of fields this schema does not know");
       // Two hex digits per byte, stored and printed.
       charge(1, member_cost("$skipped") + 4 * std::uint64_t{body_end - pos_}, pos_);
-      add_member(v, "$skipped", to_hex(std::vector<std::byte>(in_.begin() + static_cast<std::ptrdiff_t>(pos_),
-                                                      in_.begin() + static_cast<std::ptrdiff_t>(body_end))));
+      add_member(v, "$skipped",
+                 to_hex(std::vector<std::byte>(in_.begin() + static_cast<std::ptrdiff_t>(pos_),
+                                               in_.begin() + static_cast<std::ptrdiff_t>(body_end))));
     }
     pos_ = body_end;
     limit_ = saved_limit;
@@ -654,7 +655,8 @@ class decoder {
       note(p + d.size, length - d.size,
            "skipped: " + std::to_string(length - d.size) + " bytes of fields this schema does not know");
       charge(1, member_cost("$skipped") + 4 * std::uint64_t{length - d.size}, p + d.size);
-      add_member(v, "$skipped", to_hex(std::vector<std::byte>(from, from + static_cast<std::ptrdiff_t>(length - d.size))));
+      add_member(v, "$skipped",
+                 to_hex(std::vector<std::byte>(from, from + static_cast<std::ptrdiff_t>(length - d.size))));
     }
     return v;
   }
@@ -1175,7 +1177,8 @@ class decoder {
         if (!o.in_progress && current_ != 0)
           objects_[current_ - 1].height = std::max(objects_[current_ - 1].height, o.height);
         links_up_ = links_up_ || o.in_progress;
-        records_.push_back({index, current_, at, o.in_progress ? pointer_record::link::up : pointer_record::link::strong});
+        records_.push_back({index, current_, at,
+                            o.in_progress ? pointer_record::link::up : pointer_record::link::strong});
       }
     } else {
       records_.push_back({index, current_, at, pointer_record::link::observer});

@@ -135,8 +135,8 @@ class loader {
       if (!list.is_array()) fail(path + "." + std::string(key), "an array");
       std::vector<type> out;
       for (std::size_t i = 0; i < list.items().size(); ++i)
-        out.push_back(
-            expression(list.items()[i], path + "." + std::string(key) + "[" + std::to_string(i) + "]", depth + 1));
+        out.push_back(expression(list.items()[i], path + "." + std::string(key) + "[" + std::to_string(i) + "]",
+                                 depth + 1));
       return out;
     };
     if (kind_name == "string") {
@@ -330,8 +330,8 @@ std::size_t record_height(const schema& s, const std::string& name, std::map<std
     return it->second;
   }
   if (depth > max_schema_nesting)
-    throw schema_error("schema: types[\"" + name + "\"]: records nest more than " +
-                       std::to_string(max_schema_nesting) + " deep");
+    throw schema_error("schema: types[\"" + name + "\"]: records nest more than " + std::to_string(max_schema_nesting) +
+                       " deep");
   std::size_t height = 1;
   for (const field& f : s.at(name).fields) {
     const type* t = &f.type;
@@ -340,8 +340,8 @@ std::size_t record_height(const schema& s, const std::string& name, std::map<std
       height = std::max(height, 1 + record_height(s, d->name, heights, depth + 1));
   }
   if (height > max_schema_nesting)
-    throw schema_error("schema: types[\"" + name + "\"]: records nest more than " +
-                       std::to_string(max_schema_nesting) + " deep");
+    throw schema_error("schema: types[\"" + name + "\"]: records nest more than " + std::to_string(max_schema_nesting) +
+                       " deep");
   heights[name] = height;
   return height;
 }
@@ -465,7 +465,7 @@ std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
 }
 std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
   return b != 0 && a > std::numeric_limits<std::uint64_t>::max() / b ? std::numeric_limits<std::uint64_t>::max()
-                                                                       : a * b;
+                                                                     : a * b;
 }
 }  // namespace
 
@@ -520,7 +520,8 @@ std::uint64_t record_width(const schema& s, const type& t) {
     if (d->kind == definition_kind::enumeration) return block_width(d->underlying);
     if (d->kind == definition_kind::record) {
       if (d->size > max_schema_size)
-        throw schema_error("schema: record " + d->name + " is wider than " + std::to_string(max_schema_size) + " bytes");
+        throw schema_error("schema: record " + d->name + " is wider than " + std::to_string(max_schema_size) +
+                           " bytes");
       return d->size;
     }
   }

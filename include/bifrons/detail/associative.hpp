@@ -39,7 +39,8 @@ typename C::iterator insert_element(C& c, V&& v) {
 template <class Element, class It>
 void element_moved(temporary_objects& objects, Element& e, It it) {
   if constexpr (!std::is_same_v<std::remove_cvref_t<decltype(*it)>, Element>) {
-    objects.moved_to({{&e.first, sizeof e.first, const_cast<std::remove_const_t<decltype(it->first)>*>(&it->first), true},
+    objects.moved_to({{&e.first, sizeof e.first, const_cast<std::remove_const_t<decltype(it->first)>*>(&it->first),
+                       true},
                       {&e.second, sizeof e.second, &it->second}},
                      moves_in_place<std::remove_cvref_t<decltype(e.first)>, std::remove_cvref_t<decltype(e.second)>>);
   } else {

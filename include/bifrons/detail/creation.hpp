@@ -125,7 +125,8 @@ decltype(auto) emplace_from_elements(source& in, Emplace& emplace, std::type_ide
          ...);
       },
       parts);
-  decltype(auto) made = std::apply([&](auto&... part) -> decltype(auto) { return emplace(std::move(*part)...); }, parts);
+  decltype(auto) made = std::apply([&](auto&... part) -> decltype(auto) { return emplace(std::move(*part)...); },
+                                   parts);
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     moved.moved_to({object_table::moved_range{&*std::get<I>(parts), sizeof(E),
                                               const_cast<void*>(static_cast<const void*>(&std::get<I>(made)))}...},

@@ -288,8 +288,8 @@ class basic_object_table {
   const std::byte* end_hook_locals(mark m, bool threw) noexcept {
     for (std::size_t i = m.objects; i < entries_.size(); ++i) {
       entry& e = entries_[i];
-      const bool in_locals =
-          e.holder <= m.objects || (entries_[e.holder - 1].address == nullptr && entries_[e.holder - 1].forgotten);
+      const bool in_locals = e.holder <= m.objects ||
+                             (entries_[e.holder - 1].address == nullptr && entries_[e.holder - 1].forgotten);
       if (!in_locals || e.kind == object_kind::shared) continue;
       if (threw && e.ops) e.destroy();
       e.address = nullptr;

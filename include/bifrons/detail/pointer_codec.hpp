@@ -923,7 +923,8 @@ BIFRONS_INLINE void shared_read(source& in, std::shared_ptr<T>& p, bool weak_lin
   const auto index = static_cast<std::size_t>(tag - first_reference_tag);
   if (r.entry->kind != object_kind::shared) return in.fail_at(errc::invalid_value, at);
   // The table keeps where this owner is, to reset it if the value fails (object_table::release).
-  if (!weak_link && !in.objects().own(index, &p, &shared_pointer_ops<T>, at)) return in.fail_at(errc::invalid_value, at);
+  if (!weak_link && !in.objects().own(index, &p, &shared_pointer_ops<T>, at))
+    return in.fail_at(errc::invalid_value, at);
   p = std::shared_ptr<U>(r.entry->owner, static_cast<U*>(r.address));
 }
 
@@ -953,9 +954,7 @@ BIFRONS_INLINE void weak_read(source& in, std::weak_ptr<T>& w) {
 /// How the object table reads and rewrites a non-owning T* (object_table::relocate, release).
 template <class T>
 inline constexpr object_table::pointer_ops raw_pointer_ops{
-    [](const void* slot) noexcept -> void* {
-      return const_cast<std::remove_cv_t<T>*>(*static_cast<T* const*>(slot));
-    },
+    [](const void* slot) noexcept -> void* { return const_cast<std::remove_cv_t<T>*>(*static_cast<T* const*>(slot)); },
     [](void* slot, void* to) noexcept { *static_cast<T**>(slot) = static_cast<T*>(to); }};
 
 /// Non-owning pointers: null or a reference to any object of the type. The table keeps the

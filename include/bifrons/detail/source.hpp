@@ -9,13 +9,13 @@
 
 #include <bit>
 #include <cstddef>
-#include <type_traits>
+#include <cstdint>
 #include <exception>
 #include <initializer_list>
-#include <cstdint>
 #include <limits>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 

@@ -378,7 +378,8 @@ class basic_write_session {
     std::vector<std::uint32_t> first(n + 1, 0), owned(n, 0), ready;
     const auto each_edge = [&](auto&& edge) {
       for (std::size_t i = 0; i < n; ++i)
-        if (objects_[i].holder != 0 && !objects_[i].weak_link) edge(objects_[i].holder - 1, static_cast<std::uint32_t>(i));
+        if (objects_[i].holder != 0 && !objects_[i].weak_link)
+          edge(objects_[i].holder - 1, static_cast<std::uint32_t>(i));
       for (const auto& [holder, to] : owns_)
         if (holder != 0) edge(holder - 1, to);
     };
