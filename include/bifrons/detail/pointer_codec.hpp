@@ -350,13 +350,11 @@ std::size_t shared_object_size(const std::shared_ptr<Pointee>& p, bool weak_link
     } else if (!weak_link && !s.own(*found)) {
       s.fail(errc::ownership_cycle);
     }
-    if (!weak_link) found->owned = true;
     const std::uint64_t tag = reference_tag(found->id);
     s.record(tag);
     return varint_size(tag);
   }
   const std::size_t index = s.introduce(o.address, o.key, object_kind::shared, p);
-  s.at(index).owned = !weak_link;
   if (o.dynamic == nullptr) s.record(new_object_tag);
   const write_session::opened opened = s.open(index, weak_link);
   const std::size_t n = new_object_size<T>(s, *p, o);

@@ -60,7 +60,6 @@ class basic_write_session {
     std::uint64_t id;
     object_kind kind;
     bool in_progress = true;
-    bool owned = false;               // shared objects: a shared_ptr of the message owns it
     std::weak_ptr<const void> owner;  // shared objects: to tell an aliasing shared_ptr apart
     std::uint32_t holder = 0;  // index + 1 of the object it lies in; 0: the value itself
     bool weak_link = false;    // a weak_ptr introduced it: its holder does not own it
@@ -137,9 +136,9 @@ class basic_write_session {
     static_assert(sizeof...(Owner) <= 1);
     const std::size_t index = objects_.size();
     if constexpr (sizeof...(Owner) == 0)
-      objects_.emplace_back(address, type, next_id_++, kind, true, false, std::weak_ptr<const void>(), current_);
+      objects_.emplace_back(address, type, next_id_++, kind, true, std::weak_ptr<const void>(), current_);
     else
-      objects_.emplace_back(address, type, next_id_++, kind, true, false, owner..., current_);
+      objects_.emplace_back(address, type, next_id_++, kind, true, owner..., current_);
     if (indexed_) {  // else at the first search
       if (2 * objects_.size() > slots_.size()) [[unlikely]]
         grow();
