@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <span>
 #include <typeinfo>
 #include <utility>
 #include <vector>
@@ -355,14 +356,19 @@ class basic_write_session {
     std::vector<std::uint32_t> owned(first[n + 1]);
     std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
     each_edge([&](std::uint32_t holder, std::uint32_t to) { owned[fill[holder]++] = to; });
+    const auto owned_by = [&](std::size_t holder) {  // holder: index + 1; 0: the value
+      return std::span<const std::uint32_t>(owned).subspan(first[holder], first[holder + 1] - first[holder]);
+    };
     std::vector<bool> alive(n, false);
-    std::vector<std::uint32_t> stack(owned.begin() + first[0], owned.begin() + first[1]);
+    const auto roots = owned_by(0);
+    std::vector<std::uint32_t> stack(roots.begin(), roots.end());
     while (!stack.empty()) {
       const std::uint32_t i = stack.back();
       stack.pop_back();
       if (alive[i]) continue;
       alive[i] = true;
-      stack.insert(stack.end(), owned.begin() + first[i + 1], owned.begin() + first[i + 2]);
+      const auto inner = owned_by(std::size_t{i} + 1);
+      stack.insert(stack.end(), inner.begin(), inner.end());
     }
     for (const auto& [holder, target] : observed_)
       if (!alive[target] && (holder == 0 || alive[holder - 1])) return true;
