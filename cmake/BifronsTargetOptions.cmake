@@ -4,7 +4,7 @@
 # examples and benchmarks. Never applied to the bifrons INTERFACE library, so
 # consumers do not inherit our warning policy or instrumentation.
 #
-#   BIFRONS_WERROR        -Werror (ON by default)
+#   BIFRONS_WERROR        -Werror (OFF by default; every preset turns it on)
 #   BIFRONS_SANITIZE      AddressSanitizer + UndefinedBehaviorSanitizer, and
 #                         any sanitizer report aborts (no recovery)
 #   BIFRONS_NO_EXCEPTIONS -fno-exceptions

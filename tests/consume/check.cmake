@@ -16,6 +16,12 @@
 #                     being ignored fails here); SOURCE_DIR itself outside git
 #   pkg-config        CXX with flags from pkg-config only, against the prefix, at
 #                     -O2 with -Werror (warnings the headers cause in user code)
+#   readme            the README's install recipe (the sh block under "Installed, with
+#                     `find_package`"), each command run exactly as written in a
+#                     directory holding a fresh copy of the repository as `bifrons`
+#                     (the files git would clone, plus untracked ones), with
+#                     DESTDIR set so that /opt/bifrons lands under WORK_DIR; then
+#                     tests/consume against that install, and its tools run
 #   schema_check      tests/consume/schema with find_package from that prefix: its
 #                     bifrons_schema_check() test passes, passes after a compatible
 #                     change of its type, fails after a breaking one, and passes
@@ -53,6 +59,38 @@ function(consumer)
   run("${_dir}/build/consume")
 endfunction()
 
+# source_copy(<archive> <result var>): archive the working tree as git sees it (tracked and
+# untracked files, not ignored ones, like a release tarball or a fresh clone) into <archive>;
+# <result var> is FALSE outside a git work tree.
+function(source_copy archive result)
+  set(${result} FALSE PARENT_SCOPE)
+  find_package(Git QUIET)
+  if(NOT GIT_EXECUTABLE)
+    return()
+  endif()
+  execute_process(
+    COMMAND "${GIT_EXECUTABLE}" ls-files --cached --others --exclude-standard
+    WORKING_DIRECTORY "${SOURCE_DIR}"
+    RESULT_VARIABLE _git_result OUTPUT_VARIABLE _files ERROR_QUIET)
+  if(NOT _git_result EQUAL 0 OR _files STREQUAL "")
+    return()
+  endif()
+  # --cached also lists tracked files deleted from the working tree.
+  string(REGEX REPLACE "\n$" "" _files "${_files}")
+  string(REPLACE "\n" ";" _files "${_files}")
+  set(_list "")
+  foreach(_f IN LISTS _files)
+    if(EXISTS "${SOURCE_DIR}/${_f}")
+      string(APPEND _list "${_f}\n")
+    endif()
+  endforeach()
+  file(WRITE "${_dir}/files.txt" "${_list}")
+  execute_process(
+    COMMAND "${CMAKE_COMMAND}" -E tar czf "${archive}" "--files-from=${_dir}/files.txt"
+    WORKING_DIRECTORY "${SOURCE_DIR}" COMMAND_ERROR_IS_FATAL ANY)
+  set(${result} TRUE PARENT_SCOPE)
+endfunction()
+
 if(MODE STREQUAL "install")
   file(REMOVE_RECURSE "${_prefix}")
   run("${CMAKE_COMMAND}" --install "${BINARY_DIR}" --prefix "${_prefix}")
@@ -61,37 +99,47 @@ elseif(MODE STREQUAL "find_package")
 elseif(MODE STREQUAL "add_subdirectory")
   consumer(-DCONSUME_MODE=add_subdirectory "-DBIFRONS_SOURCE_DIR=${SOURCE_DIR}")
 elseif(MODE STREQUAL "fetchcontent")
-  find_package(Git QUIET)
-  set(_files)
-  if(GIT_EXECUTABLE)
-    execute_process(
-      COMMAND "${GIT_EXECUTABLE}" ls-files --cached --others --exclude-standard
-      WORKING_DIRECTORY "${SOURCE_DIR}"
-      RESULT_VARIABLE _git_result OUTPUT_VARIABLE _files ERROR_QUIET)
-    if(NOT _git_result EQUAL 0)
-      set(_files)
-    endif()
-  endif()
-  if(_files STREQUAL "")
+  source_copy("${_dir}/bifrons-src.tar.gz" _copied)
+  if(_copied)
+    consumer(-DCONSUME_MODE=fetchcontent "-DBIFRONS_FETCH_URL=${_dir}/bifrons-src.tar.gz")
+  else()
     message(STATUS "not a git work tree: FetchContent from ${SOURCE_DIR} itself")
     consumer(-DCONSUME_MODE=fetchcontent "-DBIFRONS_SOURCE_DIR=${SOURCE_DIR}")
-  else()
-    # --cached also lists tracked files deleted from the working tree.
-    string(REGEX REPLACE "\n$" "" _files "${_files}")
-    string(REPLACE "\n" ";" _files "${_files}")
-    set(_list "")
-    foreach(_f IN LISTS _files)
-      if(EXISTS "${SOURCE_DIR}/${_f}")
-        string(APPEND _list "${_f}\n")
-      endif()
-    endforeach()
-    file(WRITE "${_dir}/files.txt" "${_list}")
-    execute_process(
-      COMMAND "${CMAKE_COMMAND}" -E tar czf "${_dir}/bifrons-src.tar.gz"
-              "--files-from=${_dir}/files.txt"
-      WORKING_DIRECTORY "${SOURCE_DIR}" COMMAND_ERROR_IS_FATAL ANY)
-    consumer(-DCONSUME_MODE=fetchcontent "-DBIFRONS_FETCH_URL=${_dir}/bifrons-src.tar.gz")
   endif()
+elseif(MODE STREQUAL "readme")
+  source_copy("${_dir}/bifrons-src.tar.gz" _copied)
+  if(NOT _copied)
+    message(FATAL_ERROR "readme: ${SOURCE_DIR} is not a git work tree; the recipe starts from a clone")
+  endif()
+  # The recipe's directory: the copy as `bifrons`, and the recipe's own `build` beside it.
+  set(_recipe_dir "${_dir}/recipe")
+  file(MAKE_DIRECTORY "${_recipe_dir}/bifrons")
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E tar xzf "${_dir}/bifrons-src.tar.gz"
+    WORKING_DIRECTORY "${_recipe_dir}/bifrons" COMMAND_ERROR_IS_FATAL ANY)
+  file(READ "${SOURCE_DIR}/README.md" _readme)
+  string(FIND "${_readme}" "**Installed, with `find_package`:**" _at)
+  if(_at LESS 0)
+    message(FATAL_ERROR "readme: README.md has no \"Installed, with `find_package`\" recipe")
+  endif()
+  string(SUBSTRING "${_readme}" ${_at} -1 _readme)
+  if(NOT _readme MATCHES "```sh\n([^`]*)```")
+    message(FATAL_ERROR "readme: no sh block after \"Installed, with `find_package`\"")
+  endif()
+  string(REGEX REPLACE "\n$" "" _recipe "${CMAKE_MATCH_1}")
+  string(REPLACE "\n" ";" _recipe "${_recipe}")
+  set(_root "${_dir}/root")
+  foreach(_command IN LISTS _recipe)
+    message(STATUS "run (README, in ${_recipe_dir}): ${_command}")
+    execute_process(COMMAND "${CMAKE_COMMAND}" -E env "DESTDIR=${_root}" sh -c "${_command}"
+      WORKING_DIRECTORY "${_recipe_dir}" COMMAND_ERROR_IS_FATAL ANY)
+  endforeach()
+  if(NOT _recipe MATCHES "--prefix /opt/bifrons")
+    message(FATAL_ERROR "readme: the recipe no longer installs to /opt/bifrons; update this check")
+  endif()
+  foreach(_tool inspect compat)
+    run("${_root}/opt/bifrons/bin/bifrons-${_tool}" --help)
+  endforeach()
+  consumer(-DCONSUME_MODE=find_package "-DCMAKE_PREFIX_PATH=${_root}/opt/bifrons")
 elseif(MODE STREQUAL "schema_check")
   # The snapshots are copied: the update target rewrites them.
   file(COPY "${SOURCE_DIR}/tests/consume/schema/snapshots" DESTINATION "${_dir}")
