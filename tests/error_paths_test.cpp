@@ -5,6 +5,8 @@
 #error "tests/CMakeLists.txt builds error_paths_test with BIFRONS_ERROR_PATHS=1"
 #endif
 #include <bifrons/bifrons.hpp>
+#include <bifrons/frame.hpp>   // these two describe types with type_names.hpp, which the paths
+#include <bifrons/schema.hpp>  // share: a program built with error paths includes both
 
 #include <cstdint>
 #include <map>
@@ -51,6 +53,18 @@ struct Hooked {
   void serialize(Archive& ar) {
     ar(a, flag);
   }
+};
+
+/// A hook that names its fields, over a base.
+struct Named : Hooked {
+  std::int32_t flags = 0;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(bifrons::base<Hooked>(*this), bifrons::named("flags", flags));
+  }
+};
+struct Spot {
+  std::int32_t x = 0;
 };
 
 }  // namespace bifrons_test::paths
@@ -116,6 +130,36 @@ TEST(ErrorPaths, HookFieldsMapKeysAndTopLevelValues) {
   EXPECT_TRUE(is_string(s.type_name())) << s.type_name();
   // A read that succeeds has none.
   EXPECT_EQ(bifrons::try_from_bytes<std::string>(B({0x00})).path(), "");
+}
+
+TEST(ErrorPaths, FramedValuesAndSchemasInAProgramWithErrorPaths) {
+  const bytes framed = bifrons::to_framed(Spot{3});
+  EXPECT_EQ(bifrons::from_framed<Spot>(framed).x, 3);
+  EXPECT_NE(bifrons::schema<Spot>().find("\"x\""), std::string::npos);
+  // A failed framed read: the path, and the offset from the frame's first byte.
+  const bytes unframed = bifrons::to_bytes(v2::GameSave{"p", {10, {{7, 300}}}});
+  bytes wrong = bifrons::to_framed(GameSave{});
+  const std::size_t frame_size = wrong.size() - bifrons::to_bytes(GameSave{}).size();
+  wrong.resize(frame_size);
+  wrong.insert(wrong.end(), unframed.begin(), unframed.end());
+  const auto r = bifrons::try_from_framed<GameSave>(wrong);
+  const auto plain = bifrons::try_from_bytes<GameSave>(unframed);
+  ASSERT_FALSE(r);
+  ASSERT_FALSE(plain);
+  EXPECT_EQ(r.path(), "bifrons_test::paths::GameSave.inventory.items[0].count");
+  EXPECT_EQ(r.offset(), plain.offset() + frame_size);
+}
+
+TEST(ErrorPaths, NamedHookFieldsAndBasesAreNamedInThePath) {
+  // Named: its envelope, the base's envelope (a, flag = 07: invalid), flags.
+  const auto r = bifrons::try_from_bytes<Named>(B({0x08, 0x04, 0x02, 0x07, 0x02}));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::invalid_value);
+  EXPECT_EQ(r.path(), "bifrons_test::paths::Named.#0.#1") << r.path();
+  const auto flags = bifrons::try_from_bytes<Named>(B({0x08, 0x04, 0x02, 0x01, 0x80}));
+  ASSERT_FALSE(flags);
+  EXPECT_EQ(flags.path(), "bifrons_test::paths::Named.flags") << flags.path();
+  EXPECT_EQ(flags.type_name(), "int");
 }
 
 TEST(ErrorPaths, AReadRetriedFromDefaultsReportsTheRetrysPath) {

@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <optional>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -135,6 +138,111 @@ TEST(FrameRefusals, BrokenFramesAndValuesReportTheirOffsetsFromTheFrame) {
   auto trailing = framed;
   trailing.push_back(std::byte{0});
   EXPECT_EQ(outcome<std::vector<std::int32_t>>(trailing), "trailing bytes after the value at 28");
+}
+
+TEST(FrameRefusals, ATypeMismatchNamesBothTypes) {
+  const auto framed = load(golden_dir() + "/framed/account.bin");
+  const auto r = bifrons::try_from_framed<UserProfile>(framed);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.message(),
+            "bifrons: the frame names another type at byte 5: the data holds \"golden::Account\", this program "
+            "reads \"(anonymous)::UserProfile\"")
+      << r.message();
+  try {
+    (void)bifrons::from_framed<UserProfile>(framed);
+    FAIL() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(std::string(e.what()), r.message());
+  }
+}
+
+// ---- what try_from_framed reports: all that try_from_bytes does -----------------------------------
+
+struct Refuses {
+  std::int32_t n = 0;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(n);
+    if (Archive::is_loading && n < 0) throw std::runtime_error("n must not be negative");
+  }
+};
+struct HoldsRefuses {
+  std::string label;
+  Refuses inner;
+};
+
+TEST(FrameResults, CutShortReportsTheBytesMissing) {
+  const auto framed = bifrons::to_framed(std::vector<std::int32_t>{1, 2, 3});
+  const std::vector<std::byte> cut(framed.begin(), framed.end() - 2);
+  const auto unframed = bifrons::to_bytes(std::vector<std::int32_t>{1, 2, 3});
+  const auto plain = bifrons::try_from_bytes<std::vector<std::int32_t>>(
+      std::span<const std::byte>(unframed).first(unframed.size() - 2));
+  const auto r = bifrons::try_from_framed<std::vector<std::int32_t>>(cut);
+  ASSERT_FALSE(r);
+  ASSERT_FALSE(plain);
+  EXPECT_EQ(r.code(), errc::count_exceeds_input);  // 3 elements, 2 bytes short
+  EXPECT_EQ(r.code(), plain.code());
+  EXPECT_NE(r.bytes_missing(), 0u);
+  EXPECT_EQ(r.bytes_missing(), plain.bytes_missing());
+  EXPECT_EQ(r.offset(), plain.offset() + (framed.size() - unframed.size()));
+}
+
+TEST(FrameResults, AHooksExceptionKeepsItsTextAndItsOffsetMovesWithTheFrame) {
+  const HoldsRefuses value{"abc", {-1}};
+  const auto unframed = bifrons::to_bytes(value);
+  const auto framed = bifrons::to_framed(value);
+  const std::size_t frame_size = framed.size() - unframed.size();
+  const auto plain = bifrons::try_from_bytes<HoldsRefuses>(unframed);
+  const auto r = bifrons::try_from_framed<HoldsRefuses>(framed);
+  ASSERT_FALSE(plain);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::user_error);
+  EXPECT_EQ(plain.offset(), 5u);  // the inner envelope: after the outer one (1 byte) and the string (4)
+  EXPECT_EQ(r.offset(), plain.offset() + frame_size);
+  EXPECT_NE(r.message().find("n must not be negative"), std::string::npos) << r.message();
+}
+
+// ---- classes without a default constructor ---------------------------------------------------
+
+class Token {
+ public:
+  explicit Token(std::int32_t id) : id_(id) {}
+  [[nodiscard]] std::int32_t id() const { return id_; }
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(id_);
+  }
+  template <class Archive>
+  static Token load_and_construct(Archive& ar) {
+    std::int32_t id = 0;
+    ar(id);
+    return Token(id);
+  }
+
+ private:
+  std::int32_t id_;
+};
+struct Session {
+  std::string user;
+  std::vector<Token> tokens;
+};
+
+TEST(FrameConstruction, ClassesMadeByLoadAndConstructAreFramedInEveryPosition) {
+  EXPECT_EQ(bifrons::frame_type_name<Token>(), "(anonymous)::Token");
+  EXPECT_EQ(bifrons::frame_type_name<std::vector<Token>>(), "sequence<(anonymous)::Token>");
+  const Token t = bifrons::from_framed<Token>(bifrons::to_framed(Token(7)));
+  EXPECT_EQ(t.id(), 7);
+  const auto s = bifrons::from_framed<Session>(bifrons::to_framed(Session{"ada", {Token(1), Token(2)}}));
+  ASSERT_EQ(s.tokens.size(), 2u);
+  EXPECT_EQ(s.tokens[1].id(), 2);
+  const auto r = bifrons::try_from_framed<std::optional<Token>>(bifrons::to_framed(std::optional<Token>(Token(9))));
+  ASSERT_TRUE(r) << r.message();
+  ASSERT_TRUE(r->has_value());
+  EXPECT_EQ((*r)->id(), 9);
+  // The root itself without a default constructor, through try_from_framed.
+  const auto root = bifrons::try_from_framed<Token>(bifrons::to_framed(Token(3)));
+  ASSERT_TRUE(root) << root.message();
+  EXPECT_EQ(root->id(), 3);
 }
 
 TEST(FrameRefusals, CodesAreStable) {

@@ -1093,6 +1093,21 @@ TEST(Versions, AClassMayRefuseNewerVersions) {
   EXPECT_EQ(bifrons::from_bytes<Timeout<2>>(bifrons::to_bytes(Timeout<1>{5})).value, 5000);
   EXPECT_EQ(bifrons::from_bytes<Timeout<2>>(v2).value, 5000);
   EXPECT_EQ(bifrons::describe(errc::newer_version), std::string("class version newer than the reader's"));
+  // The message names the class and both versions, from the throwing and the non-throwing API.
+  const auto r = bifrons::try_from_bytes<Settings>(bifrons::to_bytes(SettingsV2{1, {5000}}));
+  ASSERT_FALSE(r);
+  const std::string_view expected = "has version 2 in the data; this program reads versions up to 1";
+  EXPECT_NE(r.message().find(expected), std::string::npos) << r.message();
+  EXPECT_NE(r.message().find("Timeout<1>"), std::string::npos) << r.message();
+  try {
+    (void)bifrons::from_bytes<Timeout<1>>(v2);
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_NE(std::string_view(e.what()).find(expected), std::string::npos) << e.what();
+  }
+  // A later failure of another kind carries no stale note.
+  const auto other = bifrons::try_from_bytes<Timeout<1>>(B({0x07}));
+  EXPECT_EQ(other.message().find("version"), std::string::npos) << other.message();
 }
 
 // ---- what hooks throw ----------------------------------------------------------------------------------

@@ -694,7 +694,13 @@ TEST(Polymorphic, UnregisteredDynamicTypeIsRefusedAtWrite) {
   } catch (const bifrons::error& e) {
     EXPECT_EQ(e.code(), errc::unregistered_type);
     EXPECT_NE(std::string(e.what()).find("found when writing"), std::string::npos);
+    // It names the dynamic type and the pointer's type, and both fixes.
+    const std::string what = e.what();
+    EXPECT_NE(what.find("dynamic type poly::Unlisted"), std::string::npos) << what;
+    EXPECT_NE(what.find("BIFRONS_REGISTER"), std::string::npos) << what;
+    EXPECT_NE(what.find("bifrons::base<"), std::string::npos) << what;
   }
+  EXPECT_NE(r.message().find("Unlisted"), std::string::npos) << r.message();
 }
 
 TEST(Polymorphic, ATypeNotRegisteredAsDerivedFromThePointersTypeIsRefusedAtWrite) {
@@ -780,6 +786,16 @@ TEST(UnknownType, FailsByDefaultAtThePointer) {
   const auto r = bifrons::try_from_bytes<golden::PolyNewer>(file);
   EXPECT_EQ(r.code(), errc::unknown_type);
   EXPECT_EQ(r.offset(), 3u);  // the triangle's tag, after the envelope header (2) and the count
+  // The message names the type the data holds, and the policy that reads past it.
+  EXPECT_NE(r.message().find("the data holds an object of type \"golden.Triangle\""), std::string::npos)
+      << r.message();
+  EXPECT_NE(r.message().find("unknown_type_policy::null"), std::string::npos) << r.message();
+  try {
+    (void)bifrons::from_bytes<golden::PolyNewer>(file);
+    ADD_FAILURE() << "no exception";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(std::string(e.what()), r.message());
+  }
 }
 
 TEST(UnknownType, NullPolicySkipsTheObjectAndKeepsIdsAndNamesInStep) {

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <memory>
 #include <new>
 #include <optional>
@@ -92,10 +93,14 @@ constexpr bool found_at_write(errc e) noexcept {
 }
 
 namespace detail {
+struct result_access;
+
 /// What a failure can tell besides its code and offset (shared by error and result, and only
 /// allocated when there is something to tell).
 struct failure_details {
-  std::string hook_message;  ///< what() of the exception a user hook threw (errc::user_error)
+  /// What else the failure says: what() of the exception a user hook threw (errc::user_error), or
+  /// what is at fault (errc::type_mismatch, unknown_type, newer_version, unregistered_type).
+  std::string note;
   std::string path;          ///< where in the value the read failed (BIFRONS_ERROR_PATHS)
   std::string type;          ///< the C++ type being read there (BIFRONS_ERROR_PATHS)
 };
@@ -137,7 +142,7 @@ inline std::string failure_text(errc code, std::size_t offset, std::size_t bytes
   if (details != nullptr) {
     if (!details->path.empty()) add(" in "), add(details->path);
     if (!details->type.empty()) add(" ("), add(details->type), add(")");
-    if (!details->hook_message.empty()) add(": "), add(details->hook_message);
+    if (!details->note.empty()) add(": "), add(details->note);
   }
   std::size_t length = 0;
   for (std::size_t i = 0; i < count; ++i) length += pieces[i].size();
@@ -177,14 +182,63 @@ class error : public std::runtime_error {
   errc code_;
   std::size_t offset_;
   std::size_t bytes_missing_;
+  friend struct detail::result_access;
   std::shared_ptr<const detail::failure_details> details_;
 };
 
 namespace detail {
+/// The codes whose failures are found deep inside a read or a write, where the names at fault are
+/// known (the type the data names, the class and its versions, the dynamic type a writer met),
+/// but reported at the entry point, which knows only the code and the offset.
+constexpr bool found_with_note(errc e) noexcept {
+  return e == errc::unknown_type || e == errc::newer_version || e == errc::unregistered_type;
+}
+
+/// The note of the failure of one of those codes on this thread, from the place that failed to
+/// the result or exception that reports it (a failure is reported on the thread that found it,
+/// before that thread reads or writes anything else). Set on the failure path only: the hot
+/// path of a read never touches it.
+inline std::string& pending_note() noexcept {
+  static thread_local std::string note;
+  return note;
+}
+/// Sets the pending note to the concatenation of pieces (left empty if there is no memory).
+inline void note_failure(std::initializer_list<std::string_view> pieces) noexcept {
+  std::string& note = pending_note();
+  note.clear();
+#if BIFRONS_HAS_EXCEPTIONS
+  try {
+#endif
+    for (std::string_view piece : pieces) note.append(piece);
+#if BIFRONS_HAS_EXCEPTIONS
+  } catch (...) {
+    note.clear();
+  }
+#endif
+}
+/// details, with the pending note of a failure with `code` taken into them.
+inline std::shared_ptr<const failure_details> with_pending_note(errc code,
+                                                                std::shared_ptr<const failure_details> details) noexcept {
+  std::string& note = pending_note();
+  if (!found_with_note(code) || note.empty() || (details && !details->note.empty())) return details;
+#if BIFRONS_HAS_EXCEPTIONS
+  try {
+#endif
+    failure_details with{std::move(note), details ? details->path : std::string(), details ? details->type : std::string()};
+    note.clear();
+    return std::make_shared<const failure_details>(std::move(with));
+#if BIFRONS_HAS_EXCEPTIONS
+  } catch (...) {
+    note.clear();
+    return details;
+  }
+#endif
+}
+
 [[noreturn]] inline void raise(errc code, std::size_t offset, std::size_t bytes_missing = 0,
                                std::shared_ptr<const failure_details> details = nullptr) {
 #if BIFRONS_HAS_EXCEPTIONS
-  throw error(code, offset, bytes_missing, std::move(details));
+  throw error(code, offset, bytes_missing, with_pending_note(code, std::move(details)));
 #else
   (void)code;
   (void)offset;
@@ -199,7 +253,8 @@ template <class T>
 class result;
 
 namespace detail {
-/// The readers' way into a result: its value is read where it stays (see result::value_).
+/// The readers' way into a result (its value is read where it stays, see result::value_) and into
+/// an error (a framed read reports its value's failure from the frame's first byte).
 struct result_access {
   template <class T>
   static std::optional<T>& value(result<T>& r) noexcept {
@@ -212,7 +267,22 @@ struct result_access {
     r.code_ = code;
     r.offset_ = offset;
     r.bytes_missing_ = result<T>::saturate(bytes_missing);
-    r.details_ = std::move(details);
+    r.details_ = with_pending_note(code, std::move(details));
+  }
+  /// The details of a failed result (to report the failure again, elsewhere).
+  template <class T>
+  static const std::shared_ptr<const failure_details>& details(const result<T>& r) noexcept {
+    return r.details_;
+  }
+  /// The error e, found at `by` bytes further into the input (a frame's value starts there): the
+  /// errors without a place (out of memory, found when writing) stay where they are.
+  static error moved(const error& e, std::size_t by) {
+    return error(e.code(), e.code() == errc::out_of_memory || found_at_write(e.code()) ? e.offset() : e.offset() + by,
+                 e.bytes_missing(), e.details_);
+  }
+  template <class T>
+  static void move(result<T>& r, std::size_t by) noexcept {
+    if (r.code_ != errc::out_of_memory && !found_at_write(r.code_)) r.offset_ += by;
   }
 };
 }  // namespace detail
@@ -226,7 +296,10 @@ class result {
   result(T value) noexcept(std::is_nothrow_move_constructible_v<T>) : value_(std::move(value)) {}
   result(errc code, std::size_t offset, std::size_t bytes_missing = 0,
          std::shared_ptr<const detail::failure_details> details = nullptr) noexcept
-      : code_(code), bytes_missing_(saturate(bytes_missing)), offset_(offset), details_(std::move(details)) {}
+      : code_(code),
+        bytes_missing_(saturate(bytes_missing)),
+        offset_(offset),
+        details_(detail::with_pending_note(code, std::move(details))) {}
 
   [[nodiscard]] bool has_value() const noexcept { return value_.has_value(); }
   explicit operator bool() const noexcept { return has_value(); }

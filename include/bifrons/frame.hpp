@@ -33,11 +33,12 @@ inline constexpr std::uint32_t frame_format = 1;
 
 /// The name a frame of T carries: T's schema name for a struct, record or enum (schema_name<T>
 /// or the C++ name), the one-line type spelling of docs/schema.md otherwise
-/// (`sequence<i32>`). Computed once per type.
+/// (`sequence<i32>`). Computed once per type, from names alone: no class is looked into, so every
+/// class that can be read can be framed (load_and_construct ones too).
 template <class T>
 const std::string& frame_type_name() {
   static const std::string name = [] {
-    detail::schema_builder builder;
+    detail::name_builder builder;
     return detail::spelling(builder.describe<std::remove_cvref_t<T>>());
   }();
   return name;
@@ -96,51 +97,59 @@ template <class T>
   return out;
 }
 
+namespace detail {
+/// Where the value of a framed T starts in input, or why it does not: not_bifrons, the errors of
+/// read_frame, or type_mismatch naming the type the frame holds and the one expected.
+template <class T>
+result<std::size_t> value_start(std::span<const std::byte> input, const read_options& options) noexcept {
+  const result<frame> f = read_frame(input, options);
+  if (!f) return {f.code(), f.offset(), f.bytes_missing()};
+#if BIFRONS_HAS_EXCEPTIONS
+  try {
+#endif
+    const std::string& expected = frame_type_name<T>();
+    if (f->type_name == expected) return f->size;
+    const std::string note = "the data holds \"" + std::string(f->type_name) + "\", this program reads \"" + expected + "\"";
+    return {errc::type_mismatch, frame_magic.size() + varint_size(frame_format), 0, make_details(note)};
+#if BIFRONS_HAS_EXCEPTIONS
+  } catch (...) {
+    return {errc::out_of_memory, 0};
+  }
+#endif
+}
+}  // namespace detail
+
 /// Non-throwing from_framed: the value, or the error and its offset from the frame's first byte:
-/// not_bifrons and type_mismatch for a frame that is not T's, or what from_bytes reports.
+/// not_bifrons and type_mismatch for a frame that is not T's, or what try_from_bytes reports
+/// (with its bytes_missing() and message).
 template <class T, detail::byte_input Bytes>
 [[nodiscard]] result<T> try_from_framed(const Bytes& bytes,
                                         const read_options& options = detail::default_read_options) noexcept {
   const std::span<const std::byte> input = detail::input_bytes(bytes);
-  const result<frame> f = read_frame(input, options);
-  if (!f) return {f.code(), f.offset()};
-  bool same_type = false;
-#if BIFRONS_HAS_EXCEPTIONS
-  try {
-    same_type = f->type_name == frame_type_name<T>();
-  } catch (...) {
-    return {errc::out_of_memory, 0};
-  }
-#else
-  same_type = f->type_name == frame_type_name<T>();
-#endif
-  if (!same_type) return {errc::type_mismatch, frame_magic.size() + detail::varint_size(frame_format)};
+  const result<std::size_t> start = detail::value_start<T>(input, options);
+  if (!start) return {start.code(), start.offset(), start.bytes_missing(), detail::result_access::details(start)};
   // One named result on every path from here (returned where it was built: the value is not moved).
-  result<T> value = try_from_bytes<T>(input.subspan(f->size), options);
-  if (!value) {
-    // Offsets count from the frame's first byte; the errors without a place keep offset 0.
-    const bool placed = value.code() != errc::out_of_memory && value.code() != errc::user_error;
-    detail::result_access::fail(value, value.code(), value.offset() + (placed ? f->size : 0), 0, nullptr);
-  }
+  result<T> value = try_from_bytes<T>(input.subspan(*start), options);
+  if (!value) detail::result_access::move(value, *start);
   return value;
 }
 
 /// Reads a framed T: throws bifrons::error as from_bytes does (offsets from the frame's first
 /// byte), with not_bifrons or type_mismatch for a frame that is not T's; exceptions from user
-/// hooks pass through.
+/// hooks pass through. T is made as from_bytes<T> makes it (load_and_construct too).
 template <class T, detail::byte_input Bytes>
 [[nodiscard]] T from_framed(const Bytes& bytes, const read_options& options = detail::default_read_options) {
   const std::span<const std::byte> input = detail::input_bytes(bytes);
-  const result<frame> f = read_frame(input, options);
-  if (!f) detail::raise(f.code(), f.offset());
-  if (f->type_name != frame_type_name<T>())
-    detail::raise(errc::type_mismatch, frame_magic.size() + detail::varint_size(frame_format));
-  T value{};
-  const auto status = detail::read_all_or_out_of_memory(input.subspan(f->size), value, options,
-                                                        detail::object_state::returned);
-  if (status.code != errc::ok) [[unlikely]]
-    detail::raise(status.code, status.code == errc::out_of_memory ? 0 : status.offset + f->size);
-  return value;
+  const std::size_t start = detail::value_start<T>(input, options).value();
+#if BIFRONS_HAS_EXCEPTIONS
+  try {
+    return from_bytes<T>(input.subspan(start), options);
+  } catch (const error& e) {
+    throw detail::result_access::moved(e, start);
+  }
+#else
+  return from_bytes<T>(input.subspan(start), options);
+#endif
 }
 
 }  // namespace bifrons

@@ -201,7 +201,7 @@ class input_archive : public archive_base {
   template <std::size_t Position, class T>
   BIFRONS_INLINE void read_field(T& field) {
 #if BIFRONS_ERROR_PATHS
-    if (!in_.failed()) field_path<std::remove_cvref_t<T>>(in_, next_field_++, names_);
+    if (!in_.failed()) field_path(in_, next_field_++, names_, field);
 #endif
     if constexpr (fixed_width_codec<T>) {
       // One comparison answers both "is the field there?" and the field's own bounds check.

@@ -22,13 +22,16 @@
 //     back-references build are as bounded as nesting is (read_options::max_depth), so that
 //     destroying what a read returns cannot exhaust the stack.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <new>
 #include <span>
+#include <string_view>
 #include <type_traits>
 #include <typeinfo>
+#include <utility>
 #include <vector>
 
 #include "../error.hpp"
@@ -323,6 +326,7 @@ class basic_object_table {
     // The type names that tag 2 defined after the mark go too: read again, the same bytes define
     // them again, at the same indexes.
     if (names_.size() > name_mark) names_.resize(name_mark);
+    while (!unknown_names_.empty() && unknown_names_.back().first >= name_mark) unknown_names_.pop_back();
   }
 
   // ---- pointers the table may rewrite ----
@@ -378,6 +382,7 @@ class basic_object_table {
     strong_floor_ = 0;
     has_links_up_ = false;
     names_.clear();
+    unknown_names_.clear();
     casts_.clear();
     registered_.clear();
     virtual_bases_.clear();
@@ -397,7 +402,18 @@ class basic_object_table {
   /// The types that tag 2 named in this value, by type index - 1 (nullptr: not registered here).
   [[nodiscard]] std::size_t name_count() const noexcept { return names_.size(); }
   [[nodiscard]] const registered_type* named(std::size_t index) const noexcept { return names_[index].type; }
-  void add_name(const registered_type* type) { names_.push_back({type}); }
+  /// A type name of the data, and what this program registered under it (nullptr: nothing).
+  /// The spelling of an unknown one is kept (a view into the input) for the error that names it.
+  void add_name(const registered_type* type, std::string_view spelled) {
+    names_.push_back({type});
+    if (type == nullptr) unknown_names_.emplace_back(names_.size() - 1, spelled);
+  }
+  /// The data's spelling of the unknown type at `index` (valid while the input is).
+  [[nodiscard]] std::string_view unknown_name(std::size_t index) const noexcept {
+    const auto it = std::lower_bound(unknown_names_.begin(), unknown_names_.end(), index,
+                                     [](const auto& entry, std::size_t i) { return entry.first < i; });
+    return it != unknown_names_.end() && it->first == index ? it->second : std::string_view();
+  }
   /// cast(named(index), to), remembering the last declared type asked about for each type index
   /// (a tree asks about one declared type for every object).
   [[nodiscard]] const cast_path* cast_named(std::size_t index, const std::type_info& to) {
@@ -560,12 +576,15 @@ class basic_object_table {
     // 0: not known yet, 1: lives, 2: dies. The table's own references go first; what they alone
     // kept alive dies now, and the weak references tell which did.
     constexpr std::uint8_t unknown = 0, lives = 1, dies = 2;
-    std::vector<std::uint8_t> state;
+    // (An array, not a vector: GCC 12 at -O1 saw the fill of a vector that might be empty write
+    // through its null data, and warned, -Wnonnull.)
+    std::unique_ptr<std::uint8_t[]> state;
     std::vector<std::weak_ptr<void>> watched;
 #if BIFRONS_HAS_EXCEPTIONS
     try {
 #endif
-      state.assign(entries_.size(), unknown);
+      state.reset(new std::uint8_t[entries_.size()]());
+      static_assert(unknown == 0);
       watched.resize(entries_.size());
 #if BIFRONS_HAS_EXCEPTIONS
     } catch (...) {
@@ -724,6 +743,7 @@ class basic_object_table {
   std::size_t strong_floor_ = 0;
   bool has_links_up_ = false;  // a shared_ptr owns an object still being read (own())
   std::vector<name> names_;
+  std::vector<std::pair<std::size_t, std::string_view>> unknown_names_;  // by type index, in order
   std::vector<cast_entry> casts_;
   std::vector<std::pair<const std::type_info*, const registered_type*>> registered_;
   std::vector<std::pair<const void*, const void*>> virtual_bases_;

@@ -6,94 +6,33 @@
 // BIFRONS_ERROR_PATHS every function here is an empty inline one, and the names are never
 // computed.
 //
-// Names come from the compiler: a type's from __PRETTY_FUNCTION__ (or __FUNCSIG__), an
-// aggregate member's from the same applied to a pointer to that member of a declared, never
-// defined object (the technique Boost.PFR uses); a hook's fields have no names, only positions.
+// Names come from the compiler, through type_names.hpp (the names the schema export uses): a
+// type's from __PRETTY_FUNCTION__, an aggregate member's from the same applied to a pointer to
+// that member of a declared, never defined object; a hook's fields have no names, only positions.
 
 #include <array>
 #include <cstddef>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 
 #include "reflection.hpp"
 #include "source.hpp"
+#include "type_names.hpp"
 
 namespace bifrons::detail {
 
 #if BIFRONS_ERROR_PATHS
 
-template <class T>
-constexpr std::string_view pretty_name() noexcept {
-#if defined(_MSC_VER) && !defined(__clang__)
-  return __FUNCSIG__;
-#else
-  return __PRETTY_FUNCTION__;
-#endif
-}
-
-/// The C++ name of T, as the compiler spells it.
+/// The C++ name of T, spelled as the schema export spells it (type_names.hpp).
 template <class T>
 constexpr std::string_view type_name() noexcept {
-  // GCC: "... [with T = X; std::string_view = ...]"; clang: "... [T = X]"; MSVC: "...<X>(void)".
-  constexpr std::string_view text = pretty_name<T>();
-  constexpr std::size_t eq = text.find("T = ");
-  if constexpr (eq != std::string_view::npos) {
-    constexpr std::size_t begin = eq + 4;
-    constexpr std::size_t end = text.find_first_of(";]", begin);
-    return text.substr(begin, end - begin);
-  } else {
-    constexpr std::size_t begin = text.find("pretty_name<") + 12;
-    constexpr std::size_t end = text.rfind(">(");
-    return text.substr(begin, end - begin);
-  }
-}
-
-// A pointer to a member of an object that is declared and never defined: only its address is
-// used, at compile time, to make the compiler print the member's name.
-template <class T>
-struct member_address {
-  const T* pointer;
-};
-#if defined(__clang__)
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wundefined-var-template"
-#endif
-template <class T>
-extern const T declared_object;
-
-template <class T, std::size_t I>
-consteval auto address_of_member() {
-  return visit_members<member_count<T>>(declared_object<T>, [](const auto&... members) {
-    return std::get<I>(std::tuple{member_address<std::remove_cvref_t<decltype(members)>>{&members}...});
-  });
-}
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
-
-template <auto Address>
-constexpr std::string_view pretty_address() noexcept {
-#if defined(_MSC_VER) && !defined(__clang__)
-  return __FUNCSIG__;
-#else
-  return __PRETTY_FUNCTION__;
-#endif
-}
-
-/// The name of the I-th member of the aggregate T: the identifier after the last `.` or `:`
-/// in the printed address ("&declared_object<T>.T::name" or "&declared_object.name").
-template <class T, std::size_t I>
-constexpr std::string_view member_name() noexcept {
-  constexpr std::string_view text = pretty_address<address_of_member<T, I>()>();
-  constexpr std::size_t object = text.find("declared_object");
-  constexpr std::size_t end = text.find_first_of(")}", object);
-  constexpr std::size_t begin = text.find_last_of(".:", end) + 1;
-  return text.substr(begin, end - begin);
+  return derived_type_name<T>.view();
 }
 
 template <class T>
 inline constexpr auto member_names = []<std::size_t... I>(std::index_sequence<I...>) {
-  return std::array<std::string_view, sizeof...(I)>{member_name<T, I>()...};
+  return std::array<std::string_view, sizeof...(I)>{member_name<T, I>.view()...};
 }(std::make_index_sequence<member_count<T>>{});
 
 /// Opens a frame for as long as it lives.
@@ -125,15 +64,28 @@ template <class E>
 path_frame_scope element_path(source& in) {
   return {in, {type_name<E>(), {}, {}, 0, source::path_frame::element, false}};
 }
-/// The field of type F that the innermost struct reads next: its name from `names` (an
-/// aggregate's member_names), or only its index (a hook's field, names null).
+/// The field that the innermost struct reads next: its name from `names` (an aggregate's
+/// member_names), the name a hook gave it (bifrons::named), or only its index (a hook's field,
+/// names null). A field helper is named by the type of what it wraps (a named field's field, a
+/// base's object).
 template <class F>
-void field_path(source& in, std::size_t index, const std::string_view* names) noexcept {
+void field_path(source& in, std::size_t index, const std::string_view* names, const F& field) noexcept {
   source::path_frame& f = in.path_frames.back();
   f.in_field = true;
   f.index = index;
-  f.field_type = type_name<F>();
-  f.field_name = names != nullptr ? names[index] : std::string_view();
+  if constexpr (requires {
+                  field.name;
+                  field.field;
+                }) {
+    f.field_type = type_name<std::remove_cvref_t<decltype(field.field)>>();
+    f.field_name = field.name != nullptr ? std::string_view(field.name) : std::string_view();
+  } else {
+    if constexpr (requires { field.object; })
+      f.field_type = type_name<std::remove_cvref_t<decltype(field.object)>>();
+    else
+      f.field_type = type_name<F>();
+    f.field_name = names != nullptr ? names[index] : std::string_view();
+  }
 }
 
 #else

@@ -187,6 +187,22 @@ struct pointee {
   std::size_t dynamic_index;  // ...and its entry in the session
 };
 
+/// The note of errc::unregistered_type: which dynamic type, behind which pointer.
+BIFRONS_COLD inline void note_unregistered(const std::type_info& dynamic, std::string_view pointer_type) {
+  std::string name;
+#if BIFRONS_HAS_EXCEPTIONS
+  try {
+    name = readable_name(dynamic);
+  } catch (...) {
+  }
+#else
+  name = readable_name(dynamic);
+#endif
+  note_failure({"a pointer to ", pointer_type, " holds an object of dynamic type ", name,
+                ", which this program has not registered (BIFRONS_REGISTER), or registered without ", pointer_type,
+                " among its bases (bifrons::base<", pointer_type, ">(*this) in its hook)"});
+}
+
 /// The complete object of *p and its identity, or false (and the error) when it cannot be
 /// written: a dynamic type that is not registered, or not as derived from T.
 template <class T>
@@ -202,6 +218,7 @@ BIFRONS_INLINE bool identify(write_session& s, const T* p, pointee& out) {
       return true;
     }
     if (!d.derives) {
+      if (s.error() == errc::ok) note_unregistered(dynamic_type_of(p), derived_type_name<T>.view());
       s.fail(errc::unregistered_type);
       return false;
     }
@@ -489,6 +506,10 @@ BIFRONS_COLD bool resolve_other_reference(source& in, const std::byte* at, objec
                                           reference& out) {
   if (e.kind == object_kind::skipped) {
     if (!nullable || in.unknown_types() != unknown_type_policy::null) {
+      if (!in.failed())
+        note_failure({"a reference to an object of a type this program has not registered, which "
+                      "unknown_type_policy::null skipped, from a pointer that cannot be null (",
+                      derived_type_name<T>.view(), ")"});
       in.fail_at(errc::unknown_type, at);
       return false;
     }
@@ -555,8 +576,8 @@ inline bool read_type_name(source& in) {
   const std::byte* name = in.take(static_cast<std::size_t>(length));
   // Its entry in the table's list of names, which grows by doubling.
   if (name == nullptr || !in.charge(at, 1, 2 * object_table::name_entry_size)) return false;
-  in.objects().add_name(the_registry().find(std::string_view(reinterpret_cast<const char*>(name),
-                                                             static_cast<std::size_t>(length))));
+  const std::string_view spelled(reinterpret_cast<const char*>(name), static_cast<std::size_t>(length));
+  in.objects().add_name(the_registry().find(spelled), spelled);
   return true;
 }
 
@@ -606,8 +627,13 @@ BIFRONS_INLINE bool read_polymorphic_header(source& in, object_table& table, pol
 /// An object of a type this program has not registered (tag at `at`): the read fails with
 /// unknown_type, or, under unknown_type_policy::null, its encoding (a struct envelope) is skipped
 /// and it and the objects inside it get their ids. True if the pointer is to read as null.
-inline bool skip_unknown_object(source& in, const std::byte* at, std::uint64_t inside) {
+inline bool skip_unknown_object(source& in, const std::byte* at, const polymorphic_header& h) {
+  const std::uint64_t inside = h.inside;
   if (in.unknown_types() != unknown_type_policy::null) {
+    if (!in.failed())
+      note_failure({"the data holds an object of type \"", in.objects().unknown_name(h.index),
+                    "\", which this program has not registered (BIFRONS_REGISTER); read with "
+                    "read_options::unknown_types = unknown_type_policy::null to read such pointers as null"});
     in.fail_at(errc::unknown_type, at);
     return false;
   }
@@ -678,7 +704,7 @@ void unique_read_new(source& in, const std::byte* at, std::uint64_t tag, std::un
       polymorphic_header h;
       if (!read_polymorphic_header(in, table, h)) return;
       if (h.type == nullptr) {
-        if (skip_unknown_object(in, at, h.inside)) p.reset();
+        if (skip_unknown_object(in, at, h)) p.reset();
         return;
       }
       const cast_path* path = cast_to<U>(in, table, at, h);
@@ -761,7 +787,7 @@ void owning_read(source& in, T*& p) {
       polymorphic_header h;
       if (!read_polymorphic_header(in, table, h)) return;
       if (h.type == nullptr) {
-        if (skip_unknown_object(in, at, h.inside)) {
+        if (skip_unknown_object(in, at, h)) {
           delete p;
           p = nullptr;
         }
@@ -851,7 +877,7 @@ void shared_read_new(source& in, const std::byte* at, std::uint64_t tag, std::sh
       polymorphic_header h;
       if (!read_polymorphic_header(in, table, h)) return;
       if (h.type == nullptr) {
-        if (skip_unknown_object(in, at, h.inside)) p.reset();
+        if (skip_unknown_object(in, at, h)) p.reset();
         return;
       }
       const cast_path* path = cast_to<U>(in, table, at, h);

@@ -102,13 +102,17 @@ std::string encoded_hex(const V& v) {
 template <class T>
 inline constexpr char schema_key = 0;
 
-class schema_builder;
-
 template <class T>
 struct describer;
 
-class schema_builder {
+/// Describes types: the whole schema (schema_builder), or only the names of types (NamesOnly:
+/// what a frame carries; it never looks inside a class, so a class without a default constructor
+/// has a name too).
+template <bool NamesOnly>
+class basic_schema_builder {
  public:
+  static constexpr bool names_only = NamesOnly;
+
   template <class T>
   json::value describe() {
     return describer<std::remove_cv_t<T>>::describe(*this);
@@ -195,6 +199,8 @@ class schema_builder {
   };
   std::map<std::string, entry, std::less<>> types_;
 };
+using schema_builder = basic_schema_builder<false>;
+using name_builder = basic_schema_builder<true>;
 
 // ---- expressions ---------------------------------------------------------------------------------
 
@@ -225,64 +231,64 @@ constexpr std::string_view string_unit() noexcept {
 }
 
 template <class C>
-json::value string_or_sequence(schema_builder& b, bool view) {
+json::value string_or_sequence(auto& b, bool view) {
   json::value v;
   if constexpr (!string_unit<C>().empty()) {
     v = kind_object("string");
     v.set("unit", string_unit<C>());
   } else {
     v = kind_object("sequence");
-    v.set("element", b.describe<C>());
+    v.set("element", b.template describe<C>());
   }
   if (view) v.set("view", true);
   return v;
 }
 
 template <class T>
-json::value sequence_of(schema_builder& b, bool view = false) {
+json::value sequence_of(auto& b, bool view = false) {
   json::value v = kind_object("sequence");
-  v.set("element", b.describe<T>());
+  v.set("element", b.template describe<T>());
   if (view) v.set("view", true);
   return v;
 }
 
 template <class T, std::size_t N>
-json::value array_of(schema_builder& b) {
+json::value array_of(auto& b) {
   json::value v = kind_object("array");
-  v.set("element", b.describe<T>());
+  v.set("element", b.template describe<T>());
   v.set("size", json::value::integer(N));
   return v;
 }
 
 template <class... Ts>
-json::value list_of(schema_builder& b) {
+json::value list_of(auto& b) {
   json::value list = json::value::array();
-  (list.push(b.describe<Ts>()), ...);
+  (list.push(b.template describe<Ts>()), ...);
   return list;
 }
 
 template <class T>
-json::value pointer_to(schema_builder& b, std::string_view role) {
+json::value pointer_to(auto& b, std::string_view role) {
   json::value v = kind_object("pointer");
   v.set("role", role);
-  v.set("to", b.describe<std::remove_cv_t<T>>());
+  v.set("to", b.template describe<std::remove_cv_t<T>>());
   // May hold an object of a registered class related to T (tag 2).
   if constexpr (std::is_polymorphic_v<T>) v.set("polymorphic", true);
   return v;
 }
 
 template <class T>
-json::value single(schema_builder& b, std::string_view kind) {
+json::value single(auto& b, std::string_view kind) {
   json::value v = kind_object(kind);
-  v.set("of", b.describe<T>());
+  v.set("of", b.template describe<T>());
   return v;
 }
 
 template <class K, class V, bool multi>
-json::value set_or_map(schema_builder& b) {
+json::value set_or_map(auto& b) {
   json::value v = kind_object(std::is_void_v<V> ? "set" : "map");
-  v.set("key", b.describe<K>());
-  if constexpr (!std::is_void_v<V>) v.set("value", b.describe<V>());
+  v.set("key", b.template describe<K>());
+  if constexpr (!std::is_void_v<V>) v.set("value", b.template describe<V>());
   if (multi) v.set("multi", true);
   return v;
 }
@@ -290,11 +296,13 @@ json::value set_or_map(schema_builder& b) {
 // ---- named types ---------------------------------------------------------------------------------
 
 template <class E>
-json::value describe_enum(schema_builder& b) {
+json::value describe_enum(auto& b) {
   constexpr std::string_view name = schema_name_of<E>();
-  if (b.begin(name, &schema_key<E>)) {
+  if constexpr (std::remove_reference_t<decltype(b)>::names_only) {
+    return json::value(name);
+  } else if (b.begin(name, &schema_key<E>)) {
     json::value def = kind_object("enum");
-    def.set("underlying", b.describe<std::underlying_type_t<E>>());
+    def.set("underlying", b.template describe<std::underlying_type_t<E>>());
     b.define(name, std::move(def));
   }
   return json::value(name);
@@ -426,7 +434,7 @@ json::value record_definition(schema_builder& b) {
             using F = std::remove_cvref_t<decltype(members)>;
             json::value field = json::value::object();
             field.set("name", member_name<R, I>.view());
-            field.set("type", b.describe<F>());
+            field.set("type", b.template describe<F>());
             field.set("offset", json::value::integer(layout::ends[I]));
             field.set("width", json::value::integer(record_field<F>::width));
             std::array<std::byte, record_field<F>::width + 1> bytes{};
@@ -490,9 +498,11 @@ inline json::value abstract_placeholder() {
 }
 
 template <class T>
-json::value describe_class(schema_builder& b) {
+json::value describe_class(auto& b) {
   constexpr std::string_view name = schema_name_of<T>();
-  if (b.begin(name, &schema_key<T>)) {
+  if constexpr (std::remove_reference_t<decltype(b)>::names_only) {
+    return json::value(name);
+  } else if (b.begin(name, &schema_key<T>)) {
     if constexpr (std::is_polymorphic_v<T> && BIFRONS_HAS_RTTI) b.polymorphic_class(name, type_of<T>());
     if constexpr (record<T>)
       b.define(name, record_definition<T>(b));
@@ -517,7 +527,7 @@ json::value describe_abstract_base(schema_builder& b, const B& object) {
 /// Scalars, enums, raw pointers, C arrays and user classes.
 template <class T>
 struct describer {
-  static json::value describe(schema_builder& b) {
+  static json::value describe(auto& b) {
     if constexpr (std::is_same_v<T, bool>) {
       return "bool";
     } else if constexpr (one_byte_char<T>) {
@@ -535,13 +545,13 @@ struct describer {
     } else if constexpr (std::is_pointer_v<T>) {
       return pointer_to<std::remove_pointer_t<T>>(b, "raw");
     } else if constexpr (std_path_like<T>) {
-      return b.describe<std::string>();  // its UTF-8 string: the bytes of a std::string
+      return b.template describe<std::string>();  // its UTF-8 string: the bytes of a std::string
     } else if constexpr (std_atomic_like<T>) {
-      return b.describe<typename T::value_type>();
+      return b.template describe<typename T::value_type>();
     } else if constexpr (std_valarray_like<T>) {
-      return b.describe<std::vector<typename T::value_type>>();
+      return b.template describe<std::vector<typename T::value_type>>();
     } else if constexpr (std::is_class_v<T> && has_save_minimal<T>) {
-      return b.describe<minimal_value<T>>();  // written as its value alone (format.md, section 29)
+      return b.template describe<minimal_value<T>>();  // written as its value alone (format.md, section 29)
     } else if constexpr (std::is_class_v<T>) {
       return describe_class<T>(b);
     } else {
@@ -553,15 +563,15 @@ struct describer {
 
 template <class T, std::size_t N>
 struct describer<T[N]> {
-  static json::value describe(schema_builder& b) { return array_of<std::remove_cv_t<T>, N>(b); }
+  static json::value describe(auto& b) { return array_of<std::remove_cv_t<T>, N>(b); }
 };
 template <class T, std::size_t N>
 struct describer<std::array<T, N>> {
-  static json::value describe(schema_builder& b) { return array_of<T, N>(b); }
+  static json::value describe(auto& b) { return array_of<T, N>(b); }
 };
 template <std::size_t N>
 struct describer<std::bitset<N>> {
-  static json::value describe(schema_builder&) {
+  static json::value describe(auto&) {
     json::value v = kind_object("bitset");
     v.set("size", json::value::integer(N));
     return v;
@@ -570,85 +580,85 @@ struct describer<std::bitset<N>> {
 
 template <class C, class Traits, class Alloc>
 struct describer<std::basic_string<C, Traits, Alloc>> {
-  static json::value describe(schema_builder& b) { return string_or_sequence<C>(b, false); }
+  static json::value describe(auto& b) { return string_or_sequence<C>(b, false); }
 };
 template <class C, class Traits>
 struct describer<std::basic_string_view<C, Traits>> {
-  static json::value describe(schema_builder& b) { return string_or_sequence<C>(b, true); }
+  static json::value describe(auto& b) { return string_or_sequence<C>(b, true); }
 };
 template <class T, class Alloc>
 struct describer<std::vector<T, Alloc>> {
-  static json::value describe(schema_builder& b) { return sequence_of<T>(b); }
+  static json::value describe(auto& b) { return sequence_of<T>(b); }
 };
 template <class Alloc>
 struct describer<std::vector<bool, Alloc>> {
-  static json::value describe(schema_builder&) { return kind_object("bitvector"); }
+  static json::value describe(auto&) { return kind_object("bitvector"); }
 };
 template <class T, class Alloc>
 struct describer<std::deque<T, Alloc>> {
-  static json::value describe(schema_builder& b) { return sequence_of<T>(b); }
+  static json::value describe(auto& b) { return sequence_of<T>(b); }
 };
 template <class T, class Alloc>
 struct describer<std::list<T, Alloc>> {
-  static json::value describe(schema_builder& b) { return sequence_of<T>(b); }
+  static json::value describe(auto& b) { return sequence_of<T>(b); }
 };
 template <class T, class Alloc>
 struct describer<std::forward_list<T, Alloc>> {
-  static json::value describe(schema_builder& b) { return sequence_of<T>(b); }
+  static json::value describe(auto& b) { return sequence_of<T>(b); }
 };
 template <class T, std::size_t Extent>
 struct describer<std::span<T, Extent>> {
-  static json::value describe(schema_builder& b) { return sequence_of<std::remove_cv_t<T>>(b, true); }
+  static json::value describe(auto& b) { return sequence_of<std::remove_cv_t<T>>(b, true); }
 };
 template <class T, class C>
 struct describer<std::queue<T, C>> {
-  static json::value describe(schema_builder& b) { return b.describe<C>(); }
+  static json::value describe(auto& b) { return b.template describe<C>(); }
 };
 template <class T, class C>
 struct describer<std::stack<T, C>> {
-  static json::value describe(schema_builder& b) { return b.describe<C>(); }
+  static json::value describe(auto& b) { return b.template describe<C>(); }
 };
 template <class T, class C, class Compare>
 struct describer<std::priority_queue<T, C, Compare>> {
-  static json::value describe(schema_builder& b) { return b.describe<C>(); }
+  static json::value describe(auto& b) { return b.template describe<C>(); }
 };
 
 template <class K, class Compare, class Alloc>
 struct describer<std::set<K, Compare, Alloc>> {
-  static json::value describe(schema_builder& b) { return set_or_map<K, void, false>(b); }
+  static json::value describe(auto& b) { return set_or_map<K, void, false>(b); }
 };
 template <class K, class Compare, class Alloc>
 struct describer<std::multiset<K, Compare, Alloc>> {
-  static json::value describe(schema_builder& b) { return set_or_map<K, void, true>(b); }
+  static json::value describe(auto& b) { return set_or_map<K, void, true>(b); }
 };
 template <class K, class Hash, class Eq, class Alloc>
 struct describer<std::unordered_set<K, Hash, Eq, Alloc>> {
-  static json::value describe(schema_builder& b) { return set_or_map<K, void, false>(b); }
+  static json::value describe(auto& b) { return set_or_map<K, void, false>(b); }
 };
 template <class K, class Hash, class Eq, class Alloc>
 struct describer<std::unordered_multiset<K, Hash, Eq, Alloc>> {
-  static json::value describe(schema_builder& b) { return set_or_map<K, void, true>(b); }
+  static json::value describe(auto& b) { return set_or_map<K, void, true>(b); }
 };
 template <class K, class V, class Compare, class Alloc>
 struct describer<std::map<K, V, Compare, Alloc>> {
-  static json::value describe(schema_builder& b) { return set_or_map<K, V, false>(b); }
+  static json::value describe(auto& b) { return set_or_map<K, V, false>(b); }
 };
 template <class K, class V, class Compare, class Alloc>
 struct describer<std::multimap<K, V, Compare, Alloc>> {
-  static json::value describe(schema_builder& b) { return set_or_map<K, V, true>(b); }
+  static json::value describe(auto& b) { return set_or_map<K, V, true>(b); }
 };
 template <class K, class V, class Hash, class Eq, class Alloc>
 struct describer<std::unordered_map<K, V, Hash, Eq, Alloc>> {
-  static json::value describe(schema_builder& b) { return set_or_map<K, V, false>(b); }
+  static json::value describe(auto& b) { return set_or_map<K, V, false>(b); }
 };
 template <class K, class V, class Hash, class Eq, class Alloc>
 struct describer<std::unordered_multimap<K, V, Hash, Eq, Alloc>> {
-  static json::value describe(schema_builder& b) { return set_or_map<K, V, true>(b); }
+  static json::value describe(auto& b) { return set_or_map<K, V, true>(b); }
 };
 
 template <class A, class B>
 struct describer<std::pair<A, B>> {
-  static json::value describe(schema_builder& b) {
+  static json::value describe(auto& b) {
     json::value v = kind_object("tuple");
     v.set("elements", list_of<A, B>(b));
     return v;
@@ -656,7 +666,7 @@ struct describer<std::pair<A, B>> {
 };
 template <class... Ts>
 struct describer<std::tuple<Ts...>> {
-  static json::value describe(schema_builder& b) {
+  static json::value describe(auto& b) {
     json::value v = kind_object("tuple");
     v.set("elements", list_of<Ts...>(b));
     return v;
@@ -664,11 +674,11 @@ struct describer<std::tuple<Ts...>> {
 };
 template <class T>
 struct describer<std::optional<T>> {
-  static json::value describe(schema_builder& b) { return single<T>(b, "optional"); }
+  static json::value describe(auto& b) { return single<T>(b, "optional"); }
 };
 template <class... Ts>
 struct describer<std::variant<Ts...>> {
-  static json::value describe(schema_builder& b) {
+  static json::value describe(auto& b) {
     json::value v = kind_object("variant");
     v.set("alternatives", list_of<Ts...>(b));
     return v;
@@ -676,25 +686,25 @@ struct describer<std::variant<Ts...>> {
 };
 template <>
 struct describer<std::monostate> {
-  static json::value describe(schema_builder&) { return "monostate"; }
+  static json::value describe(auto&) { return "monostate"; }
 };
 template <class T>
 struct describer<std::complex<T>> {
-  static json::value describe(schema_builder& b) { return single<T>(b, "complex"); }
+  static json::value describe(auto& b) { return single<T>(b, "complex"); }
 };
 
 template <class Rep, class Period>
 struct describer<std::chrono::duration<Rep, Period>> {
-  static json::value describe(schema_builder& b) {
+  static json::value describe(auto& b) {
     json::value v = kind_object("duration");
-    v.set("rep", b.describe<Rep>());
+    v.set("rep", b.template describe<Rep>());
     v.set("period", std::to_string(Period::num) + "/" + std::to_string(Period::den));
     return v;
   }
 };
 template <class Clock, class Duration>
 struct describer<std::chrono::time_point<Clock, Duration>> {
-  static json::value describe(schema_builder& b) {
+  static json::value describe(auto& b) {
     json::value v = kind_object("time_point");
     if constexpr (std::is_same_v<Clock, std::chrono::system_clock>)
       v.set("clock", "system");
@@ -702,31 +712,31 @@ struct describer<std::chrono::time_point<Clock, Duration>> {
       v.set("clock", "steady");
     else
       v.set("clock", derived_type_name<Clock>.view());
-    v.set("duration", b.describe<Duration>());
+    v.set("duration", b.template describe<Duration>());
     return v;
   }
 };
 
 template <class T, class Deleter>
 struct describer<std::unique_ptr<T, Deleter>> {
-  static json::value describe(schema_builder& b) { return pointer_to<T>(b, "unique"); }
+  static json::value describe(auto& b) { return pointer_to<T>(b, "unique"); }
 };
 template <class T>
 struct describer<std::shared_ptr<T>> {
-  static json::value describe(schema_builder& b) { return pointer_to<T>(b, "shared"); }
+  static json::value describe(auto& b) { return pointer_to<T>(b, "shared"); }
 };
 template <class T>
 struct describer<std::weak_ptr<T>> {
-  static json::value describe(schema_builder& b) { return pointer_to<T>(b, "weak"); }
+  static json::value describe(auto& b) { return pointer_to<T>(b, "weak"); }
 };
 template <class T>
 struct describer<std::reference_wrapper<T>> {
-  static json::value describe(schema_builder& b) { return pointer_to<T>(b, "reference"); }
+  static json::value describe(auto& b) { return pointer_to<T>(b, "reference"); }
 };
 
 template <class T>
 struct describer<deprecated<T>> {
-  static json::value describe(schema_builder& b) {
+  static json::value describe(auto& b) {
     json::value v = single<T>(b, "deprecated");
     v.set("writes", encoded_hex(deprecated<T>{}));
     return v;

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -98,13 +100,24 @@ constexpr bool all_unchecked_fields(type_list<F...>) {
   return (unchecked_field<F> && ...);
 }
 
+/// Fails the read with newer_version at `at`, naming the class and both versions.
+BIFRONS_COLD inline void refuse_newer_version(source& in, const std::byte* at, std::string_view name,
+                                              std::uint32_t found, std::uint32_t own) {
+  if (in.failed()) return;
+  const std::string data_version = std::to_string(found), own_version = std::to_string(own);
+  note_failure({"class ", name, " has version ", data_version, " in the data; this program reads versions up to ",
+                own_version, " and refuses newer ones (bifrons_refuse_newer)"});
+  in.fail_at(errc::newer_version, at);
+}
+
 /// A struct envelope opened for a hook that constructs the object (load_and_construct): the
 /// header read and the input narrowed to the body until it goes out of scope, when the input
 /// jumps to the body's end (over fields the hook did not read). After an error, nothing is
 /// narrowed and every field reads as missing.
 class open_envelope {
  public:
-  open_envelope(source& in, std::uint32_t own_version, bool refuse_newer) : in_(in), start(in.position()) {
+  open_envelope(source& in, std::uint32_t own_version, bool refuse_newer, std::string_view name)
+      : in_(in), start(in.position()) {
     if (!in.enter()) return;
     entered_ = true;
     const std::uint64_t h = in.read_varint();
@@ -117,7 +130,7 @@ class open_envelope {
     saved_ = in.narrow(static_cast<std::size_t>(length));
     body_end_ = in.position() + length;
     if (h & 1) version = in.read_varint_as<std::uint32_t>();
-    if (refuse_newer && version > own_version && !in.failed()) in.fail_at(errc::newer_version, start);
+    if (refuse_newer && version > own_version && !in.failed()) refuse_newer_version(in, start, name, version, own_version);
   }
   open_envelope(const open_envelope&) = delete;
   open_envelope& operator=(const open_envelope&) = delete;
@@ -284,7 +297,7 @@ struct struct_codec {
   /// then finds every field missing.
   static T construct(source& in) {
     [[maybe_unused]] auto path = struct_path<T>(in);
-    const open_envelope envelope(in, class_version<T>(), refuses_newer_versions<T>);
+    const open_envelope envelope(in, class_version<T>(), refuses_newer_versions<T>, derived_type_name<T>.view());
     input_archive ar(in);
     // What the hook reads into its locals dies with them, after the object is made from them.
     const hook_locals locals(in);
@@ -348,7 +361,8 @@ struct struct_codec {
       std::uint32_t version = 0;
       if (h & 1) version = in.read_varint_as<std::uint32_t>();
       if constexpr (refuses_newer_versions<T>) {
-        if (version > class_version<T>()) return in.fail_at(errc::newer_version, start);
+        if (version > class_version<T>())
+          return refuse_newer_version(in, start, derived_type_name<T>.view(), version, class_version<T>());
       }
       const std::byte* fields = in.position();
       const std::size_t budget = in.budget_left();

@@ -6,7 +6,8 @@
 //   - a member's name: the argument of `member_signature<A>()`, where A holds the address of that
 //     member of an object that is declared but never defined (only its address is taken, in a
 //     constant expression), so that the compiler spells it `&object.value.member`.
-// Used only by the schema export (schema.hpp): nothing here runs when reading or writing.
+// Used by the schema export (schema.hpp) and by error paths (paths.hpp, BIFRONS_ERROR_PATHS):
+// nothing here runs when reading or writing.
 
 #include <array>
 #include <cstddef>
