@@ -4,6 +4,10 @@
 // bifrons::access, load_and_construct, minimal types, refusing newer versions, what hooks throw, and the hooks
 // of a type one cannot edit.
 #include <bifrons/core.hpp>
+#include <bifrons/pointers.hpp>
+#include <bifrons/types/memory.hpp>
+#include <bifrons/types/optional.hpp>
+#include <bifrons/types/variant.hpp>
 
 #include <array>
 #include <bitset>
@@ -15,6 +19,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -930,6 +935,68 @@ TEST(LoadAndConstruct, SameBytesAsTheFieldsCreatesWithoutDefaultConstructor) {
   EXPECT_EQ(existing, Sensor("ab", 2));
 }
 
+/// Made by its hook, and not assignable (a const member): nothing can be read into one, so every
+/// holder makes a new one (cereal's user_data_adapters, Boost's non_default_ctor2).
+class Frozen {
+ public:
+  explicit Frozen(std::int32_t v) : v_(v) {}
+  [[nodiscard]] std::int32_t v() const { return v_; }
+  template <class Archive>
+  void save(Archive& ar) const {
+    ar(v_);
+  }
+  template <class Archive>
+  static Frozen load_and_construct(Archive& ar) {
+    std::int32_t v = 0;
+    ar(v);
+    return Frozen(v);
+  }
+
+ private:
+  const std::int32_t v_;
+};
+struct OwnsFrozen {
+  Frozen* p = nullptr;
+  OwnsFrozen() = default;
+  OwnsFrozen(OwnsFrozen&& other) noexcept : p(std::exchange(other.p, nullptr)) {}
+  OwnsFrozen& operator=(OwnsFrozen&&) = delete;
+  ~OwnsFrozen() { delete p; }
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(bifrons::owning(p));
+  }
+};
+
+TEST(LoadAndConstruct, AClassThatCannotBeAssignedInEveryHolder) {
+  static_assert(!std::is_copy_assignable_v<Frozen> && !std::is_move_assignable_v<Frozen>);
+  const auto u = bifrons::from_bytes<std::unique_ptr<Frozen>>(bifrons::to_bytes(std::make_unique<Frozen>(4)));
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(u->v(), 4);
+  const auto o = bifrons::from_bytes<std::optional<Frozen>>(bifrons::to_bytes(std::optional<Frozen>(Frozen(5))));
+  ASSERT_TRUE(o.has_value());
+  EXPECT_EQ(o->v(), 5);
+  using Either = std::variant<std::int32_t, Frozen>;
+  const auto v = bifrons::from_bytes<Either>(bifrons::to_bytes(Either(Frozen(6))));
+  ASSERT_EQ(v.index(), 1u);
+  EXPECT_EQ(std::get<1>(v).v(), 6);
+  OwnsFrozen owner;
+  owner.p = new Frozen(7);
+  const auto back = bifrons::from_bytes<OwnsFrozen>(bifrons::to_bytes(owner));
+  ASSERT_NE(back.p, nullptr);
+  EXPECT_EQ(back.p->v(), 7);
+  // Into holders that hold one already: a new object replaces it.
+  std::unique_ptr<Frozen> existing = std::make_unique<Frozen>(1);
+  bifrons::from_bytes(bifrons::to_bytes(std::make_unique<Frozen>(8)), existing);
+  EXPECT_EQ(existing->v(), 8);
+  std::optional<Frozen> held(Frozen(1));
+  bifrons::from_bytes(bifrons::to_bytes(std::optional<Frozen>(Frozen(9))), held);
+  EXPECT_EQ(held->v(), 9);
+  OwnsFrozen reused;
+  reused.p = new Frozen(1);
+  bifrons::from_bytes(bifrons::to_bytes(owner), reused);
+  EXPECT_EQ(reused.p->v(), 7);
+}
+
 TEST(LoadAndConstruct, TheHookSeesTheVersion) {
   // version 02, 1.5 as a double -> body 9 bytes, header (9 << 1) | 1 = 13.
   EXPECT_EQ(hex_of(Gauge2(1.5)), "13 02 00 00 00 00 00 00 f8 3f");
@@ -1251,6 +1318,66 @@ TEST(Hooks, AHookThatThrowsAgainWhenReadFromDefaultsFailsAsAFreshRead) {
 }
 
 // ---- a type one cannot edit ------------------------------------------------------------------------------
+
+// ---- inherited minimal hooks (cereal's structs_specialized) ----------------------------------------
+
+namespace inherited {
+struct MinimalBase {
+  std::int32_t x = 0;
+  template <class Archive>
+  std::int32_t save_minimal(const Archive&) const {
+    return x;
+  }
+  template <class Archive>
+  void load_minimal(const Archive&, const std::int32_t& value) {
+    x = value;
+  }
+};
+/// Its own serialize, over a base with minimal hooks: one hook, not two.
+struct SerializesOverMinimal : MinimalBase {
+  std::int32_t y = 0;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(bifrons::base<MinimalBase>(*this), y);
+  }
+};
+/// Its own free minimal hooks, over a base with member ones: its own are used.
+struct FreeMinimalOverMember : MinimalBase {
+  std::int32_t z = 0;
+};
+template <class Archive>
+std::int32_t save_minimal(const Archive&, const FreeMinimalOverMember& v) {
+  return v.z * 2;
+}
+template <class Archive>
+void load_minimal(const Archive&, FreeMinimalOverMember& v, const std::int32_t& value) {
+  v.z = value / 2;
+}
+/// No hook of its own: refused, as with an inherited serialize.
+struct NoHookOverMinimal : MinimalBase {
+  std::int32_t w = 0;
+};
+}  // namespace inherited
+
+TEST(InheritedHooks, MinimalHooksOfABaseAreNotTheDerivedClasssOwn) {
+  using namespace inherited;
+  SerializesOverMinimal a;
+  a.x = 3;
+  a.y = 4;
+  const auto back_a = bifrons::from_bytes<SerializesOverMinimal>(bifrons::to_bytes(a));
+  EXPECT_EQ(back_a.x, 3);
+  EXPECT_EQ(back_a.y, 4);
+  FreeMinimalOverMember b;
+  b.x = 5;
+  b.z = 6;
+  EXPECT_EQ(hex_of(b), "18");  // zigzag(12): the free hook's value, not the base's x
+  const auto back_b = bifrons::from_bytes<FreeMinimalOverMember>(bifrons::to_bytes(b));
+  EXPECT_EQ(back_b.z, 6);
+  EXPECT_EQ(back_b.x, 0);
+  static_assert(bifrons::detail::hook_refusal_of<NoHookOverMinimal>() == bifrons::detail::hook_refusal::only_inherited);
+  static_assert(bifrons::detail::hook_refusal_of<SerializesOverMinimal>() == bifrons::detail::hook_refusal::none);
+  static_assert(bifrons::detail::hook_refusal_of<FreeMinimalOverMember>() == bifrons::detail::hook_refusal::none);
+}
 
 namespace vendor {  // stands for a third-party library: no hooks, no default constructor
 class Color {

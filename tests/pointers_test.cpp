@@ -436,3 +436,95 @@ TEST(Owning, ObjectsMadeByTheirHook) {
 }
 }  // namespace
 }  // namespace bifrons_test
+
+// ---- enable_shared_from_this ------------------------------------------------------------------
+
+namespace bifrons_test {
+namespace {
+
+/// Made by its hook, and knows its owner.
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  explicit Session(std::int32_t id) : id_(id) { ++alive; }
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+  ~Session() { --alive; }
+  [[nodiscard]] std::int32_t id() const { return id_; }
+  template <class Archive>
+  void save(Archive& ar) const {
+    ar(id_);
+  }
+  template <class Archive>
+  static Session load_and_construct(Archive& ar) {
+    std::int32_t id = 0;
+    ar(id);
+    return Session(id);
+  }
+  static inline int alive = 0;
+
+ private:
+  std::int32_t id_;
+};
+struct Sessions {
+  std::shared_ptr<Session> first, again;
+  std::weak_ptr<Session> watcher;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(first, again, watcher);
+  }
+};
+
+/// An aggregate with a hook over enable_shared_from_this, whose protected constructor makes
+/// `Node{}` ill-formed outside the class (but not `Node()`).
+struct SharedNode : std::enable_shared_from_this<SharedNode> {
+  std::int32_t value = 0;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(value);
+  }
+};
+
+TEST(SharedFromThis, AnObjectMadeByItsHookKnowsItsOwner) {
+  Session::alive = 0;
+  {
+    Sessions written;
+    written.first = std::shared_ptr<Session>(new Session(7));
+    written.again = written.first;
+    written.watcher = written.first;
+    Sessions back = bifrons::from_bytes<Sessions>(bifrons::to_bytes(written));
+    written = {};
+    ASSERT_NE(back.first, nullptr);
+    EXPECT_EQ(back.first->id(), 7);
+    EXPECT_EQ(back.again, back.first);
+    const std::shared_ptr<Session> self = back.first->shared_from_this();  // threw bad_weak_ptr
+    EXPECT_EQ(self, back.first);
+    EXPECT_FALSE(self.owner_before(back.first) || back.first.owner_before(self));  // one owner
+    EXPECT_FALSE(back.again.owner_before(back.first) || back.first.owner_before(back.again));
+    EXPECT_EQ(back.watcher.lock(), back.first);
+    EXPECT_EQ(Session::alive, 1);
+    // The object lives as long as one of its owners does, and no longer.
+    std::weak_ptr<Session> watch = back.first;
+    back.first.reset();
+    back.again.reset();
+    EXPECT_EQ(Session::alive, 1);  // `self`
+    self->shared_from_this();
+    EXPECT_FALSE(watch.expired());
+  }
+  EXPECT_EQ(Session::alive, 0);
+}
+
+TEST(SharedFromThis, AnAggregateOverEnableSharedFromThis) {
+  const auto node = std::make_shared<SharedNode>();
+  node->value = 5;
+  const auto back = bifrons::from_bytes<std::shared_ptr<SharedNode>>(bifrons::to_bytes(node));
+  ASSERT_NE(back, nullptr);
+  EXPECT_EQ(back->value, 5);
+  EXPECT_EQ(back->shared_from_this(), back);
+  SharedNode written;
+  written.value = 6;
+  const auto alone = bifrons::from_bytes<SharedNode>(bifrons::to_bytes(written));
+  EXPECT_EQ(alone.value, 6);
+}
+
+}  // namespace
+}  // namespace bifrons_test

@@ -78,6 +78,21 @@ class access {
     return false;
   }
 
+  template <class T, class Ar>
+  static consteval bool inherits_save_minimal() {
+    if constexpr (member_save_minimal<T, Ar>) {
+      if constexpr (requires { &T::template save_minimal<Ar>; })
+        return !std::is_same_v<class_of<decltype(&T::template save_minimal<Ar>)>, T>;
+    }
+    return false;
+  }
+  template <class T, class Ar>
+  static consteval bool inherits_load_minimal() {
+    if constexpr (requires { &T::template load_minimal<Ar>; })
+      return !std::is_same_v<class_of<decltype(&T::template load_minimal<Ar>)>, T>;
+    return false;
+  }
+
   template <class T>
   static constexpr bool has_version = requires {
     { T::bifrons_version } -> std::convertible_to<std::uint32_t>;
@@ -104,14 +119,19 @@ class access {
     return T(static_cast<V&&>(value));
   }
 
-  /// `T{}` is allowed to bifrons (public, or private to a class that befriends access).
+  /// `T{}` or `T()` is allowed to bifrons (public, or private to a class that befriends access).
+  /// Both: an aggregate with a base whose default constructor is protected
+  /// (std::enable_shared_from_this) has `T()` but not `T{}`, which initializes the base from here.
   template <class T>
-  static constexpr bool default_constructible = requires { T{}; };
+  static constexpr bool default_constructible = requires { T{}; } || requires { T(); };
 
   // ---- calling them ----
   template <class T>
   static T make() {
-    return T{};
+    if constexpr (requires { T{}; })
+      return T{};
+    else
+      return T();
   }
   template <class T>
   static T* make_new() {

@@ -263,7 +263,12 @@ class deferred_object {
   bool constructed_ = false;
 };
 
-/// A new shared T read from `in`; `introduced(owner)` runs before any of its fields is read.
+/// T derives from std::enable_shared_from_this.
+template <class T>
+concept shares_from_this = requires(T& t) { t.weak_from_this(); };
+
+/// A new shared T read from `in`; `introduced(owner)` runs before any of its fields is read. The
+/// owner returned may differ from the one introduced (shares_from_this, made by a hook).
 template <class T, class Introduced>
 BIFRONS_INLINE std::shared_ptr<T> new_shared_read(source& in, Introduced&& introduced) {
   check_creatable<T>();
@@ -284,6 +289,13 @@ BIFRONS_INLINE std::shared_ptr<T> new_shared_read(source& in, Introduced&& intro
     std::shared_ptr<T> object(holder, holder->object());
     introduced(object);
     emplace_read<T>(in, [&](auto&&... a) -> T& { return holder->emplace(std::forward<decltype(a)>(a)...); });
+    if constexpr (shares_from_this<T>) {
+      // Only a shared_ptr made from the object's own pointer sets enable_shared_from_this's
+      // reference, which the aliasing pointer above is not: a second control block, whose deleter
+      // lets go of the first, gives shared_from_this() an owner.
+      if (object->weak_from_this().expired())
+        object = std::shared_ptr<T>(holder->object(), [keep = holder](T*) mutable { keep.reset(); });
+    }
     return object;
   }
 }

@@ -135,9 +135,10 @@ template <class T>
 concept member_load_versioned = callable_member_load_versioned<T> && !inherits_load<T>;
 
 template <class T>
-inline constexpr bool has_only_inherited_hooks = (inherits_serialize<T> || inherits_save<T> || inherits_load<T>) &&
-                                                 !member_serialize<T> && !member_serialize_versioned<T> &&
-                                                 !member_save<T> && !member_save_versioned<T>;
+inline constexpr bool has_only_inherited_hooks =
+    (inherits_serialize<T> || inherits_save<T> || inherits_load<T> ||
+     access::inherits_save_minimal<T, output_archive>()) &&
+    !member_serialize<T> && !member_serialize_versioned<T> && !member_save<T> && !member_save_versioned<T>;
 
 template <class T>
 inline constexpr bool has_member_save = member_save<T> || member_save_versioned<T>;
@@ -187,8 +188,13 @@ T call_load_and_construct(input_archive& ar, [[maybe_unused]] std::uint32_t vers
 // names), or the free `save_minimal(ar, t)` and `load_minimal(ar, t, value)`: T is written as
 // its value V, with V's bytes and nothing else (docs/format.md, section 29).
 
+// Inherited minimal hooks do not count either (T would be written as its base's value).
 template <class T>
-concept member_save_minimal = access::member_save_minimal<T, output_archive>;
+concept inherits_save_minimal = access::inherits_save_minimal<T, output_archive>();
+template <class T>
+concept inherits_load_minimal = access::inherits_load_minimal<T, input_archive>();
+template <class T>
+concept member_save_minimal = access::member_save_minimal<T, output_archive> && !inherits_save_minimal<T>;
 template <class T>
 concept has_save_minimal = member_save_minimal<T> || adl::free_save_minimal<T>;
 
@@ -212,7 +218,8 @@ template <class T>
 using minimal_value = typename minimal_value_of<T>::type;
 
 template <class T>
-concept member_load_minimal = has_save_minimal<T> && access::member_load_minimal<T, input_archive, minimal_value<T>>;
+concept member_load_minimal = has_save_minimal<T> && !inherits_load_minimal<T> &&
+                              access::member_load_minimal<T, input_archive, minimal_value<T>>;
 template <class T>
 concept has_load_minimal = member_load_minimal<T> ||
                            (has_save_minimal<T> && adl::free_load_minimal<T, minimal_value<T>>);

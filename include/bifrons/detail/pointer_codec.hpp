@@ -742,11 +742,16 @@ void unique_read_new(source& in, const std::byte* at, std::uint64_t tag, std::un
         opened = table->open(index, false);
       }
     };
-    if (p && readable_in_place<T>) {
-      introduced(const_cast<U*>(p.get()));
-      fresh_guard guard(in, in.fresh);
-      codec<U>::read(in, const_cast<U&>(*p));
-    } else {
+    bool read_into_existing = false;
+    if constexpr (readable_in_place<T>) {
+      if (p) {
+        introduced(const_cast<U*>(p.get()));
+        fresh_guard guard(in, in.fresh);
+        codec<U>::read(in, const_cast<U&>(*p));
+        read_into_existing = true;
+      }
+    }
+    if (!read_into_existing) {
       if (!in.charge(at, 1, sizeof(U))) return;
       p.reset();
       (void)new_read<U>(in, introduced, [&](U* object) { p.reset(object); });
@@ -858,8 +863,8 @@ void owning_read(source& in, T*& p) {
   read_new_object(in, table, at, table.size() - 1, false, inside, created || in.fresh, [&] {
     if (type != nullptr) {
       type->ops->read(in, object);
-    } else if constexpr (!std::is_abstract_v<T>) {
-      codec<T>::read(in, *p);
+    } else if constexpr (!std::is_abstract_v<T> && readable_in_place<T>) {
+      codec<T>::read(in, *p);  // (an object that cannot be read into was replaced above)
     }
   });
 }
@@ -915,6 +920,8 @@ void shared_read_new(source& in, const std::byte* at, std::uint64_t tag, std::sh
         object.opened = table.open(object.index, weak_link);
         object.is_open = true;
       });
+      // References to it later in the message share the owner that shared_from_this() knows.
+      if constexpr (shares_from_this<U> && !created_by_default<U>) table.at(object.index).owner = p;
       return;
     }
   }

@@ -28,12 +28,14 @@ struct codec<std::optional<T>> {
     if (tag != 1) {
       return in.fail_at(errc::invalid_value, at);
     }
-    if (o && detail::readable_in_place<T>) {
-      detail::fresh_guard guard(in, in.fresh);
-      value_codec::read(in, const_cast<std::remove_const_t<T>&>(*o));
-    } else {
-      detail::emplace_read<T>(in, [&](auto&&... a) -> T& { return o.emplace(std::forward<decltype(a)>(a)...); });
+    if constexpr (detail::readable_in_place<T>) {
+      if (o) {
+        detail::fresh_guard guard(in, in.fresh);
+        value_codec::read(in, const_cast<std::remove_const_t<T>&>(*o));
+        return;
+      }
     }
+    detail::emplace_read<T>(in, [&](auto&&... a) -> T& { return o.emplace(std::forward<decltype(a)>(a)...); });
   }
 };
 }  // namespace bifrons

@@ -49,14 +49,14 @@ struct codec<std::variant<Ts...>> {
   template <std::size_t I>
   static void read_alternative(detail::source& in, V& v) {
     using T = std::variant_alternative_t<I, V>;
-    if (v.index() == I && detail::readable_in_place<T>) {
-      detail::fresh_guard guard(in, in.fresh);
-      codec<T>::read(in, std::get<I>(v));
-    } else {
-      detail::emplace_read<T>(in, [&](auto&&... a) -> T& {
-        return v.template emplace<I>(std::forward<decltype(a)>(a)...);
-      });
+    if constexpr (detail::readable_in_place<T>) {
+      if (v.index() == I) {
+        detail::fresh_guard guard(in, in.fresh);
+        codec<T>::read(in, std::get<I>(v));
+        return;
+      }
     }
+    detail::emplace_read<T>(in, [&](auto&&... a) -> T& { return v.template emplace<I>(std::forward<decltype(a)>(a)...); });
   }
   static constexpr auto readers = []<std::size_t... I>(std::index_sequence<I...>) {
     return std::array<void (*)(detail::source&, V&), sizeof...(Ts)>{&read_alternative<I>...};
