@@ -1379,6 +1379,115 @@ TEST(InheritedHooks, MinimalHooksOfABaseAreNotTheDerivedClasssOwn) {
   static_assert(bifrons::detail::hook_refusal_of<FreeMinimalOverMember>() == bifrons::detail::hook_refusal::none);
 }
 
+// ---- a diamond read into an existing object (Boost's test_diamond) ---------------------------------
+
+namespace diamond {
+struct Root {
+  std::int32_t r = 0;
+  static inline int loads = 0;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(r);
+    if constexpr (Archive::is_loading) ++loads;
+  }
+};
+/// Its only field is the virtual base: where Root was written before, its envelope is empty.
+struct Left : virtual Root {
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(bifrons::base<Root>(*this));
+  }
+};
+struct Right : virtual Root {
+  std::int32_t right = 0;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(bifrons::base<Root>(*this), right);
+  }
+};
+struct Bottom : Right, Left {
+  std::int32_t bottom = 0;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(bifrons::base<Right>(*this), bifrons::base<Left>(*this), bottom);
+  }
+};
+}  // namespace diamond
+
+TEST(VirtualBases, ADiamondReadIntoAnExistingObjectLoadsItsVirtualBaseOnce) {
+  diamond::Bottom written;
+  written.r = 1;
+  written.right = 2;
+  written.bottom = 3;
+  const bytes data = bifrons::to_bytes(written);
+  diamond::Root::loads = 0;
+  const auto fresh = bifrons::from_bytes<diamond::Bottom>(data);
+  EXPECT_EQ(diamond::Root::loads, 1);
+  diamond::Bottom existing;
+  existing.r = 9;
+  existing.right = 9;
+  existing.bottom = 9;
+  diamond::Root::loads = 0;
+  bifrons::from_bytes(data, existing);
+  EXPECT_EQ(diamond::Root::loads, 1);  // was 2: Left's empty envelope read as missing fields
+  EXPECT_EQ(existing.r, 1);
+  EXPECT_EQ(existing.right, 2);
+  EXPECT_EQ(existing.bottom, 3);
+  EXPECT_EQ(fresh.r, 1);
+}
+
+// ---- private bases (Boost's test_private_base) -------------------------------------------------
+
+namespace privately {
+class Counter {
+ public:
+  std::int32_t count = 0;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(count);
+  }
+};
+class Meter : private Counter {
+ public:
+  Meter() = default;
+  Meter(std::int32_t c, std::int32_t u) : units(u) { count = c; }
+  [[nodiscard]] std::int32_t counted() const { return count; }
+  std::int32_t units = 0;
+
+ private:
+  friend bifrons::access;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(bifrons::base<Counter>(*this), units);
+  }
+};
+/// A private virtual base.
+class Shared : private virtual Counter {
+ public:
+  [[nodiscard]] std::int32_t counted() const { return count; }
+  void set(std::int32_t c) { count = c; }
+
+ private:
+  friend bifrons::access;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(bifrons::base<Counter>(*this));
+  }
+};
+}  // namespace privately
+
+TEST(PrivateBases, ABaseTheClassKeepsPrivateIsWrittenAndRead) {
+  const auto back = bifrons::from_bytes<privately::Meter>(bifrons::to_bytes(privately::Meter(4, 5)));
+  EXPECT_EQ(back.counted(), 4);
+  EXPECT_EQ(back.units, 5);
+  EXPECT_EQ(hex_of(privately::Meter(4, 5)), "06 02 08 0a");
+  static_assert(bifrons::detail::virtual_base_of<privately::Counter, privately::Shared>);
+  static_assert(!bifrons::detail::virtual_base_of<privately::Counter, privately::Meter>);
+  privately::Shared s;
+  s.set(6);
+  EXPECT_EQ(bifrons::from_bytes<privately::Shared>(bifrons::to_bytes(s)).counted(), 6);
+}
+
 namespace vendor {  // stands for a third-party library: no hooks, no default constructor
 class Color {
  public:

@@ -93,6 +93,17 @@ class access {
     return false;
   }
 
+  // ---- base classes (private and protected ones too, for a class that befriends access) ----
+  template <class Base, class Derived>
+  static constexpr bool reaches_base = requires(Derived& d) { static_cast<Base&>(d); };
+  /// Base is a virtual base of Derived: the cast down from it cannot be static.
+  template <class Base, class Derived>
+  static constexpr bool virtual_base = !requires(Base* b) { static_cast<Derived*>(b); };
+  template <class Base, class Derived>
+  static Base& as_base(Derived& d) noexcept {
+    return static_cast<Base&>(d);
+  }
+
   template <class T>
   static constexpr bool has_version = requires {
     { T::bifrons_version } -> std::convertible_to<std::uint32_t>;

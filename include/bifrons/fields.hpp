@@ -99,19 +99,27 @@ struct base_ref {
 };
 
 namespace detail {
-/// Base is a virtual base of Derived: the cast down from it cannot be static.
+/// Base is a virtual base of Derived: the cast down from it cannot be static. (Asked through
+/// access, so that a private base of a class that befriends it is seen too.)
 template <class Base, class Derived>
-concept virtual_base_of = std::derived_from<Derived, Base> && !std::is_same_v<Base, Derived> &&
-                          !requires(Base* b) { static_cast<Derived*>(b); };
+concept virtual_base_of = std::is_base_of_v<Base, Derived> && !std::is_same_v<Base, Derived> &&
+                          access::virtual_base<Base, Derived>;
 }  // namespace detail
 
+/// A private or protected base needs `friend bifrons::access;` in the derived class, as a private
+/// hook does (the cast to the base is made by access).
 template <class Base, class Derived>
-  requires std::derived_from<std::remove_cv_t<Derived>, Base>
+  requires std::is_base_of_v<Base, std::remove_cv_t<Derived>>
 constexpr auto base(Derived& derived) noexcept {
-  if constexpr (std::is_const_v<Derived>)
-    return base_ref<const Base, std::remove_cv_t<Derived>>{static_cast<const Base&>(derived)};
+  using D = std::remove_cv_t<Derived>;
+  using B = std::conditional_t<std::is_const_v<Derived>, const Base, Base>;
+  static_assert(access::reaches_base<B, Derived>,
+                "bifrons: this base class is private or protected in the class whose hook lists it: declare "
+                "`friend bifrons::access;` in that class (bifrons then casts to the base as the class can)");
+  if constexpr (!access::reaches_base<B, Derived>)
+    return base_ref<B, D>{reinterpret_cast<B&>(derived)};  // refused above (one error, not two)
   else
-    return base_ref<Base, std::remove_cv_t<Derived>>{static_cast<Base&>(derived)};
+    return base_ref<B, D>{access::as_base<B>(derived)};
 }
 
 template <class Base, class Derived>
@@ -144,6 +152,13 @@ struct codec<base_ref<Base, Derived>> {
       }
       return detail::struct_codec<B>::write_subobject(out, b.object);
     }
+  }
+  /// A virtual base read before takes no bytes where it is met again: its field is not one the
+  /// data lacks (input_archive), or a reused object would be read again from defaults.
+  static bool met_before(detail::source& in, const base_ref<Base, Derived>& b)
+    requires(envelope && is_virtual)
+  {
+    return in.objects().has_virtual_base(&b.object, detail::type_key<B>);
   }
   static void read(detail::source& in, base_ref<Base, Derived>& b) {
     if constexpr (!envelope) {

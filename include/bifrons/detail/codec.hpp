@@ -203,6 +203,9 @@ class input_archive : public archive_base {
 #if BIFRONS_ERROR_PATHS
     if (!in_.failed()) field_path(in_, next_field_++, names_, field);
 #endif
+    if constexpr (requires { codec_of<T>::met_before(in_, field); }) {
+      if (codec_of<T>::met_before(in_, field)) return;
+    }
     if constexpr (fixed_width_codec<T>) {
       // One comparison answers both "is the field there?" and the field's own bounds check.
       // (Left to the compiler, the second check stayed.)
