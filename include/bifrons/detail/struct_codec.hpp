@@ -627,7 +627,9 @@ struct refused_codec {
   static constexpr std::size_t size(const T&) noexcept { return 0; }
   static std::byte* write(std::byte* out, const T&) noexcept { return out; }
   static void read(source&, T&) noexcept {}
-  static T construct(source&);
+  // (No function may return an array: a refused C array gets void, so that its refusal stays the
+  // only error.)
+  static std::conditional_t<std::is_array_v<T>, void, T> construct(source&);
 };
 
 template <class T>
@@ -707,8 +709,10 @@ struct codec : detail::primary_codec_base<T> {
   static_assert(!std::is_same_v<std::remove_cv_t<T>, long double>,
                 "bifrons: long double has no portable encoding (80, 64 or 128 bits by platform); "
                 "store a double, or two doubles");
+  static_assert(!std::is_array_v<T>,
+                "bifrons: C arrays need #include <bifrons/types/array.hpp> (or <bifrons/bifrons.hpp>)");
   static_assert((!std::is_reference_v<T> && !std::is_function_v<T> && !std::is_union_v<T> && std::is_class_v<T>) ||
-                    std::is_same_v<std::remove_cv_t<T>, long double>,  // refused above
+                    std::is_same_v<std::remove_cv_t<T>, long double> || std::is_array_v<T>,  // refused above
                 "bifrons: this type cannot be serialized: it is not a class, and no codec covers it");
   static_assert([] {
     if constexpr (std::is_class_v<T> && !missing) detail::check_hooks<T>();
