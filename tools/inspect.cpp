@@ -11,6 +11,7 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,12 +25,14 @@ using namespace bifrons::tools;
 constexpr const char* usage =
     "usage: bifrons-inspect --schema SCHEMA... [--type NAME] [--annotate] [--max-depth N]\n"
     "                       [--max-elements N] [--max-objects N] [--max-alloc-bytes N]\n"
-    "                       [--unknown-types-null] [FILE | -]\n"
+    "                       [--unknown-types-null] [--framed] [FILE | -]\n"
     "\n"
     "Prints the value in FILE (standard input if none, or -) as JSON, read with SCHEMA (the JSON\n"
     "of bifrons::schema<T>()). Exits 1 on bad data, with the error code, offset and field path.\n"
     "A typed file (bifrons::to_framed) names its type: of several schemas (--schema repeated, or a\n"
-    "directory of them), the one whose root is that type reads it.\n"
+    "directory of them), the one whose root is that type reads it; two schemas of one root type are\n"
+    "refused. With several schemas, or --framed, a file without a frame is not bifrons data\n"
+    "(not_bifrons, as bifrons::from_framed says).\n"
     "\n"
     "  --annotate       an annotated hex dump: offset, bytes, field path, meaning\n"
     "  --type NAME      read a type of the schema's \"types\" instead of its root\n"
@@ -41,7 +44,8 @@ constexpr const char* usage =
     "                   text and annotation; past it, allocation_limit_exceeded\n"
     "  --unknown-types-null\n"
     "                   objects of registered names the schema does not hold read as null\n"
-    "                   (unknown_type_policy::null), instead of failing with unknown_type\n";
+    "                   (unknown_type_policy::null), instead of failing with unknown_type\n"
+    "  --framed         the file must be typed (bifrons::to_framed)\n";
 
 /// offset | up to 8 bytes | path | meaning, with continuation lines for longer parts.
 void print_annotations(const std::vector<annotation>& notes, std::span<const std::byte> bytes) {
@@ -69,8 +73,9 @@ void print_annotations(const std::vector<annotation>& notes, std::span<const std
 
 std::uint64_t number_argument(const char* text) {
   char* end = nullptr;
-  const unsigned long long v = std::strtoull(text, &end, 10);
-  if (end == text || *end != '\0') throw std::runtime_error(std::string("not a number: ") + text);
+  // (strtoull accepts a sign, and makes -1 the largest number: a limit must be written as one.)
+  const unsigned long long v = text[0] >= '0' && text[0] <= '9' ? std::strtoull(text, &end, 10) : 0;
+  if (end == nullptr || end == text || *end != '\0') throw std::runtime_error(std::string("not a number: ") + text);
   return v;
 }
 
@@ -80,6 +85,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> schema_paths;
   std::string type_name, file = "-";
   decode_options options;
+  bool framed_only = false;
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string arg = argv[i];
@@ -112,6 +118,8 @@ int main(int argc, char** argv) {
         options.max_alloc_bytes = number_argument(argv[++i]);
       } else if (arg == "--unknown-types-null") {
         options.unknown_types_null = true;
+      } else if (arg == "--framed") {
+        framed_only = true;
       } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
         std::fprintf(stderr, "bifrons-inspect: unknown option %s\n%s", arg.c_str(), usage);
         return 2;
@@ -124,19 +132,29 @@ int main(int argc, char** argv) {
       return 2;
     }
     std::vector<schema> schemas;
+    std::map<std::string, std::string> path_of_root;  // a typed file must find one schema, not pick one
     for (const std::string& path : schema_paths) {
       try {
         schemas.push_back(load_schema_text(read_file(path)));
       } catch (const std::exception& e) {
         throw std::runtime_error(path + ": " + e.what());
       }
+      const auto [it, added] = path_of_root.emplace(spell(schemas.back().root), path);
+      if (!added)
+        throw std::runtime_error("two schemas have the root type " + it->first + ": " + it->second + " and " + path +
+                                 "; keep one");
     }
     const std::string data = read_file(file);
     const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data.data()), data.size());
+    const std::string shown = file == "-" ? "stdin" : file;
     decode_result r;
+    const bool needs_frame = framed_only || (schemas.size() > 1 && type_name.empty());
     if (is_framed(bytes) && type_name.empty()) {
       std::size_t chosen = 0;
       r = decode_framed(schemas, bytes, options, chosen);
+    } else if (needs_frame) {
+      r.code = bifrons::errc::not_bifrons;
+      r.path = "(frame)";
     } else {
       const schema& s = schemas.front();
       type root = s.root;
@@ -153,9 +171,14 @@ int main(int argc, char** argv) {
     else if (r.ok)
       std::printf("%s\n", to_text(r.value, 2).c_str());
     if (!r.ok) {
-      std::fprintf(stderr, "bifrons-inspect: %s: %s (%u) at byte %zu, in %s: %s\n",
-                   file == "-" ? "stdin" : file.c_str(), std::string(errc_name(r.code)).c_str(),
-                   static_cast<unsigned>(r.code), r.offset, r.path.c_str(), bifrons::describe(r.code));
+      std::fprintf(stderr, "bifrons-inspect: %s: %s (%u) at byte %zu, in %s: %s\n", shown.c_str(),
+                   std::string(errc_name(r.code)).c_str(), static_cast<unsigned>(r.code), r.offset, r.path.c_str(),
+                   bifrons::describe(r.code));
+      if (!is_framed(bytes) && r.code != bifrons::errc::not_bifrons)
+        std::fprintf(stderr,
+                     "bifrons-inspect: %s has no frame, so it was read as an untyped value of the schema's root; "
+                     "if it should be a typed file (bifrons::to_framed), it is not bifrons data (--framed says so)\n",
+                     shown.c_str());
       return 1;
     }
     return 0;

@@ -329,7 +329,15 @@ def test_command_line(capsys: pytest.CaptureFixture, tmp_path) -> None:  # type:
     cut = tmp_path / "cut.bin"
     cut.write_bytes(ACCOUNT_BYTES[:40])
     assert main(["--schema", schema, str(cut)]) == 1
-    assert capsys.readouterr().err.strip() == f"bifrons: {cut}: unexpected_end (1) at byte 40, in (root)"
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == f"bifrons: {cut}: unexpected_end (1) at byte 40, in (root)"
+    assert "has no frame" in err[1]  # it might not be bifrons data at all
+    # A text file, an empty one, required to be typed: not bifrons data, as from_framed says.
+    for name, content in (("text.txt", b"hello, world\n"), ("empty.bin", b""), ("short.bin", b"\x89PN")):
+        path = tmp_path / name
+        path.write_bytes(content)
+        assert main(["--schema", schema, "--framed", str(path)]) == 1
+        assert capsys.readouterr().err.strip() == f"bifrons: {path}: not_bifrons (24) at byte 0, in (root)"
     assert main(["--schema", schema, "--max-depth", "1", str(GOLDEN / "account.bin")]) == 1
     assert "depth_limit_exceeded (7) at byte 7, in .wallet" in capsys.readouterr().err
     assert main(["--schema", str(GOLDEN / "account.bin"), str(GOLDEN / "account.bin")]) == 2

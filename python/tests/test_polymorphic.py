@@ -116,3 +116,42 @@ def test_a_pointer_to_an_abstract_class_holds_only_registered_classes() -> None:
     assert (e.value.code, e.value.offset) == (Errc.invalid_value, 1)
     with pytest.raises(bifrons.EncodeError):
         schema.encode([{"id": 1, "value": {"id": 7}}])
+
+
+def _older_schema() -> bifrons.Schema:
+    document = _document("polymorphic_unknown")
+    del document["polymorphic"]["golden.Triangle"]
+    del document["types"]["golden::PTriangle"]
+    return bifrons.Schema(document)
+
+
+def test_the_unknown_type_error_names_the_type_and_the_option() -> None:
+    with pytest.raises(bifrons.DecodeError) as e:
+        _older_schema().decode(_data("polymorphic_unknown"))
+    assert "golden.Triangle" in str(e.value) and "unknown_types_null" in str(e.value)
+
+
+def test_unknown_types_null_skips_the_object_and_keeps_ids_in_step() -> None:
+    # The C++ library's unknown_type_policy::null, on the same golden file (polymorphic_test.cpp).
+    data = _data("polymorphic_unknown")
+    value = _older_schema().decode(data, bifrons.ReadOptions(unknown_types_null=True))
+    shapes = value["shapes"]
+    assert len(shapes) == 5
+    assert shapes[0] is None  # the triangle
+    assert shapes[1] is None  # a reference to it
+    assert shapes[2] is None  # a reference to the circle inside it
+    # The square has id 3 only if the skipped triangle's id and its circle's id were counted.
+    assert shapes[3]["id"] == 3 and shapes[3]["type"] == "golden.Square"
+    assert shapes[4] == {"ref": 3}
+    # A skipped body longer than the input: unexpected_end where the input ends.
+    cut = bytearray(data)
+    assert cut[38] == 0x12
+    cut[38] = 0x7E
+    with pytest.raises(bifrons.DecodeError) as e:
+        _older_schema().decode(bytes(cut), bifrons.ReadOptions(unknown_types_null=True))
+    assert (e.value.code, e.value.offset) == (Errc.unexpected_end, len(data))
+
+
+def test_unknown_types_null_is_a_bool() -> None:
+    with pytest.raises(ValueError):
+        bifrons.ReadOptions(unknown_types_null=1)  # type: ignore[arg-type]

@@ -13,7 +13,7 @@ import json
 import sys
 from typing import List, Optional
 
-from ._errors import DecodeError, SchemaError
+from ._errors import DecodeError, Errc, SchemaError
 from ._frame import MAGIC
 from ._schema import load_schema
 from ._state import ReadOptions
@@ -28,10 +28,20 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--max-elements", type=int, default=defaults.max_elements)
     parser.add_argument("--max-objects", type=int, default=defaults.max_objects)
     parser.add_argument("--max-alloc-bytes", type=int, default=defaults.max_alloc_bytes)
+    parser.add_argument(
+        "--unknown-types-null",
+        action="store_true",
+        help="objects of registered classes the schema does not know read as null (unknown_type_policy::null)",
+    )
+    parser.add_argument(
+        "--framed", action="store_true", help="the file must be typed (bifrons::to_framed): else not_bifrons"
+    )
     args = parser.parse_args(argv)
     try:
         schema = load_schema(args.schema)
-        options = ReadOptions(args.max_depth, args.max_elements, args.max_objects, args.max_alloc_bytes)
+        options = ReadOptions(
+            args.max_depth, args.max_elements, args.max_objects, args.max_alloc_bytes, args.unknown_types_null
+        )
     except (OSError, SchemaError, ValueError) as e:
         print(f"bifrons: {args.schema}: {e}", file=sys.stderr)
         return 2
@@ -44,14 +54,20 @@ def main(argv: Optional[List[str]] = None) -> int:
     except OSError as e:
         print(f"bifrons: {e}", file=sys.stderr)
         return 2
+    name = "stdin" if args.file == "-" else args.file
     try:
-        if data.startswith(MAGIC):
+        if data.startswith(MAGIC) or args.framed:
             value = schema.decode_framed(data, options)
         else:
             value = schema.decode(data, options)
     except DecodeError as e:
-        name = "stdin" if args.file == "-" else args.file
         print(f"bifrons: {name}: {e.code.name} ({int(e.code)}) at byte {e.offset}, in {e.path}", file=sys.stderr)
+        if not data.startswith(MAGIC) and e.code != Errc.not_bifrons:
+            print(
+                f"bifrons: {name} has no frame, so it was read as an untyped value of the schema's root; if it "
+                "should be a typed file (bifrons::to_framed), it is not bifrons data (--framed says so)",
+                file=sys.stderr,
+            )
         return 1
     print(json.dumps(value, indent=2, ensure_ascii=False))
     return 0

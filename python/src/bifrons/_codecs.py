@@ -1478,9 +1478,10 @@ class Pointer(Codec):
         if inside > r.limit - r.pos:
             raise DecodeError(_INVALID_VALUE, count_at, f"{inside} objects inside")
         assert self.registered is not None
-        found = self.registered.by_bytes.get(bytes(r.type_names[index - 1]))
+        spelled = bytes(r.type_names[index - 1])
+        found = self.registered.by_bytes.get(spelled)
         if found is None:
-            return None, None, inside
+            return spelled.decode("utf-8", "replace"), None, inside  # the name the data holds
         return found[0], found[1], inside
 
     def read(self, r: Reader) -> Any:
@@ -1515,6 +1516,8 @@ class Pointer(Codec):
             raise DecodeError(_INVALID_VALUE, at, f"a reference to object {index + 1}, not read yet")
         entry = r.objects[index]
         if entry.kind == SKIPPED:
+            if r.unknown_types_null and role != "reference":
+                return None
             raise DecodeError(Errc.unknown_type, at, f"a reference to object {index + 1}, which was not read")
         if not self._may_name(entry):
             raise DecodeError(_INVALID_VALUE, at, f"a reference to object {index + 1}, of another type or discarded")
@@ -1533,7 +1536,14 @@ class Pointer(Codec):
     def _read_polymorphic(self, r: Reader, at: int) -> Any:
         name, struct_, inside = self._read_header(r)
         if struct_ is None:
-            raise DecodeError(Errc.unknown_type, at, "a registered name this schema does not know")
+            if not r.unknown_types_null:
+                raise DecodeError(
+                    Errc.unknown_type,
+                    at,
+                    f"the data holds an object of type {name!r}, which this schema does not register; "
+                    "read with ReadOptions(unknown_types_null=True) to read such pointers as None",
+                )
+            return self._skip_unknown_object(r, at, inside)
         assert self.registered is not None and name is not None
         if not self.registered.reaches(struct_.spelling, self.to.spelling):
             raise DecodeError(_INVALID_VALUE, at, f"{name!r} does not derive from {self.to.spelling}")
@@ -1560,6 +1570,20 @@ class Pointer(Codec):
         if read_inside < inside:
             return {"id": index + 1, "type": name, "value": value, "unread": inside - read_inside}
         return {"id": index + 1, "type": name, "value": value}
+
+    @staticmethod
+    def _skip_unknown_object(r: Reader, at: int, inside: int) -> None:
+        """Under unknown_types_null: the envelope of an object of a class the schema does not
+        know is skipped; it and the objects inside it take their ids, and the pointer reads as None."""
+        length = r.varint() >> 1
+        if length > r.limit - r.pos:
+            raise DecodeError(Errc.unexpected_end, r.limit, f"a skipped object of {length} bytes")
+        if inside > length:
+            raise DecodeError(_INVALID_VALUE, at, f"{inside} objects inside {length} bytes")
+        r.take(length)
+        for _ in range(inside + 1):
+            r.introduce(at, None, SKIPPED)  # each charged; `inside` is at most the bytes left
+        return None
 
     def _write_polymorphic(self, w: Writer, value: Dict[str, Any]) -> None:
         """Tag 2: the header lists the names first used inside the outermost tag-2 object."""

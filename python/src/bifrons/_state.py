@@ -49,12 +49,19 @@ class ReadOptions:
     max_elements: int = 64 << 20
     max_objects: int = 1 << 20
     max_alloc_bytes: int = 256 << 20
+    unknown_types_null: bool = False
+    """An object of a registered class the schema does not know reads as None, and so does a
+    reference to it, where the pointer may be null (the C++ library's unknown_type_policy::null):
+    how a reader with an older schema reads a newer writer's subclasses. Otherwise such an
+    object fails with ``unknown_type``."""
 
     def __post_init__(self) -> None:
         for name in ("max_depth", "max_elements", "max_objects", "max_alloc_bytes"):
             value = getattr(self, name)
             if type(value) is not int or value < 0:
                 raise ValueError(f"ReadOptions.{name} is a non-negative int, not {value!r}")
+        if type(self.unknown_types_null) is not bool:
+            raise ValueError(f"ReadOptions.unknown_types_null is a bool, not {self.unknown_types_null!r}")
 
 
 class ObjectEntry:
@@ -99,6 +106,7 @@ class Reader:
         "defaults",
         "type_names",
         "virtual_bases",
+        "unknown_types_null",
     )
 
     def __init__(self, data: bytes, options: ReadOptions, defaults: bool = False, pos: int = 0) -> None:
@@ -110,6 +118,7 @@ class Reader:
         self.max_objects = options.max_objects
         # What is left of max_alloc_bytes (see charge).
         self.budget = options.max_alloc_bytes
+        self.unknown_types_null = options.unknown_types_null
         self.objects: List[ObjectEntry] = []
         # Objects at or above this index were introduced below the nearest weak_ptr: a
         # shared_ptr reference to one of them still in progress closes a cycle of owners.
