@@ -75,7 +75,9 @@ class registration {
                 "bifrons: a registered class needs a default constructor (public, or private with "
                 "`friend bifrons::access;`): reading creates its objects. load_and_construct is not used for "
                 "polymorphic objects");
-  static_assert(!std::is_polymorphic_v<T> || detail::struct_envelope<T>,
+  // (A class whose hooks are refused has that refusal as its one error, from its codec.)
+  static_assert(!std::is_polymorphic_v<T> || detail::struct_envelope<T> ||
+                    detail::hook_refusal_of<T>() != detail::hook_refusal::none,
                 "bifrons: a registered class is written as a struct (a class with a serialization hook)");
   static_assert((std::is_polymorphic_v<Bases> && ...),
                 "bifrons: BIFRONS_REGISTER lists only polymorphic bases, which pointers may be declared as");
