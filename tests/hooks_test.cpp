@@ -1488,6 +1488,31 @@ TEST(PrivateBases, ABaseTheClassKeepsPrivateIsWrittenAndRead) {
   EXPECT_EQ(bifrons::from_bytes<privately::Shared>(bifrons::to_bytes(s)).counted(), 6);
 }
 
+// ---- standard types are detected exactly -----------------------------------------------------------
+
+/// What std::expected<int, E*> looks like to duck typing: has_value() and value(), like
+/// std::optional, and a pointer in its error type.
+class LooksOptional {
+ public:
+  [[nodiscard]] bool has_value() const { return true; }
+  [[nodiscard]] int value() const { return 1; }
+  [[nodiscard]] int* error() const { return error_; }
+  using value_type = int;
+
+ private:
+  int* error_ = nullptr;
+};
+
+TEST(StandardTypeDetection, OnlyStdOptionalIsOptional) {
+  static_assert(bifrons::detail::std_optional_like<std::optional<int>>);
+  static_assert(!bifrons::detail::std_optional_like<LooksOptional>);
+  // Refused as a class without a hook (not as an optional whose header is missing), and counted as
+  // holding pointers (its value_type says nothing of what else it holds).
+  static_assert(bifrons::detail::hook_refusal_of<LooksOptional>() == bifrons::detail::hook_refusal::no_hook);
+  static_assert(bifrons::detail::may_hold_pointers<LooksOptional>());
+  static_assert(!bifrons::detail::may_hold_pointers<std::optional<int>>());
+}
+
 namespace vendor {  // stands for a third-party library: no hooks, no default constructor
 class Color {
  public:

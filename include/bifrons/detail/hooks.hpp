@@ -6,6 +6,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -245,6 +246,12 @@ inline constexpr int hook_count = int(member_serialize<T>) + int(member_serializ
                                   int(has_member_save<T> || has_member_load<T>) +
                                   int(has_free_save<T> || has_free_load<T>) + int(has_save_minimal<T>);
 
+/// A is W<U...> for some U...
+template <class A, template <class...> class W>
+inline constexpr bool is_instance = false;
+template <template <class...> class W, class... U>
+inline constexpr bool is_instance<W<U...>, W> = true;
+
 // ---- standard types whose bifrons/types/ header is missing -------------------------------------
 //
 // A standard type reaches the struct rules only when its codec's header was not included. Named
@@ -292,10 +299,7 @@ concept std_vector_like = requires(T& t) {
 template <class T>
 concept std_adapter_like = requires { typename T::container_type; };
 template <class T>
-concept std_optional_like = requires(const T& t) {
-  t.has_value();
-  t.value();
-};
+concept std_optional_like = is_instance<T, std::optional>;  // exactly: std::expected has has_value() and value() too
 template <class T>
 concept std_variant_like = requires(const T& t) { t.valueless_by_exception(); };
 template <class T>

@@ -308,10 +308,6 @@ json::value describe_enum(auto& b) {
   return json::value(name);
 }
 
-template <class A, template <class...> class W>
-inline constexpr bool is_instance = false;
-template <template <class...> class W, class... U>
-inline constexpr bool is_instance<W<U...>, W> = true;
 
 template <class B>
 json::value describe_abstract_base(schema_builder& b, const B& object);
