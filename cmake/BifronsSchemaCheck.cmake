@@ -4,6 +4,10 @@
 #     TYPES <C++ type>...              the types whose bytes must stay readable (app::Account ...)
 #     HEADERS <header>...              what declares them, as #include "<header>" spells it
 #     SNAPSHOTS <directory>            the committed schemas, <type>.json each (app.Account.json)
+#     [REGISTERED <C++ class>...]      registered polymorphic classes (BIFRONS_REGISTER) that pointers
+#                                      in TYPES may hold: described in each type's schema (a program
+#                                      cannot list a class's subclasses, so they are named here), so
+#                                      that changing one, or its registered name, fails the check
 #     [LINK_LIBRARIES <target>...]     what compiling the headers needs (include directories ...)
 #     [ALLOW <rule>[@<path>]...]       breaking findings accepted on purpose (bifrons-compat --allow)
 #     [FRAMED])                        the data is written framed (bifrons::to_framed): renaming a
@@ -75,7 +79,7 @@ endif()
 set(_BIFRONS_SCHEMA_CHECK_SCRIPT "${CMAKE_CURRENT_LIST_FILE}")
 
 function(bifrons_schema_check name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "FRAMED" "SNAPSHOTS" "TYPES;HEADERS;LINK_LIBRARIES;ALLOW")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "FRAMED" "SNAPSHOTS" "TYPES;HEADERS;LINK_LIBRARIES;ALLOW;REGISTERED")
   if(NOT arg_TYPES OR NOT arg_SNAPSHOTS)
     message(FATAL_ERROR "bifrons_schema_check(${name}): TYPES and SNAPSHOTS are required")
   endif()
@@ -98,10 +102,14 @@ function(bifrons_schema_check name)
     "}\n\nint main(int argc, char** argv) {\n"
     "  const std::string dir = argc > 1 ? argv[1] : \".\";\n"
     "  bool ok = true;\n")
+  set(_registered "")
+  foreach(_class IN LISTS arg_REGISTERED)
+    string(APPEND _registered ", ${_class}")
+  endforeach()
   foreach(_type IN LISTS arg_TYPES)
     string(REPLACE "::" "." _file "${_type}")
     string(REGEX REPLACE "[^A-Za-z0-9_.]" "_" _file "${_file}")
-    string(APPEND _code "  ok = write(dir + \"/${_file}.json\", bifrons::schema<${_type}>()) && ok;\n")
+    string(APPEND _code "  ok = write(dir + \"/${_file}.json\", bifrons::schema<${_type}${_registered}>()) && ok;\n")
   endforeach()
   string(APPEND _code "  return ok ? 0 : 1;\n}\n")
   file(CONFIGURE OUTPUT "${_source}" CONTENT "${_code}" @ONLY)

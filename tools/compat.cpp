@@ -20,7 +20,8 @@ namespace {
 using namespace bifrons::tools;
 
 constexpr const char* usage =
-    "usage: bifrons-compat [--allow RULE[@PATH]]... [--allow-file FILE] [--framed] [--quiet] OLD NEW\n"
+    "usage: bifrons-compat [--allow RULE[@PATH]]... [--allow-file FILE] [--framed] [--unknown-types-null]\n"
+    "                      [--quiet] OLD NEW\n"
     "\n"
     "Compares two schemas (JSON from bifrons::schema<T>()) and classifies every difference by\n"
     "the rows of docs/evolution.md: compatible, breaking or silent (reads that succeed with\n"
@@ -28,6 +29,8 @@ constexpr const char* usage =
     "\n"
     "  --allow RULE[@PATH]  accept a breaking or silent finding of RULE (at PATH only, if given)\n"
     "  --allow-file FILE    the same, one RULE[@PATH] per line (# starts a comment)\n"
+    "  --unknown-types-null old programs read with unknown_type_policy::null: a new registered\n"
+    "                       class is compatible (its objects read as null there), not breaking\n"
     "  --framed             the data is written framed (bifrons::to_framed): renaming the root\n"
     "                       type breaks it\n"
     "  --quiet              print only the findings that fail the check\n"
@@ -77,6 +80,8 @@ int main(int argc, char** argv) {
         quiet = true;
       } else if (arg == "--framed") {
         check_with.framed = true;
+      } else if (arg == "--unknown-types-null") {
+        check_with.old_readers_null = true;
       } else if (arg == "--allow" && i + 1 < argc) {
         allowances.push_back(parse_allowance(argv[++i]));
       } else if (arg == "--allow-file" && i + 1 < argc) {

@@ -481,8 +481,19 @@ TEST(EvolutionRows, AddAClassVersion) {
   EXPECT_EQ((findings<v1::Location, Versioned1>()), "compatible rename Versioned1; compatible add-version Versioned1");
 }
 
+struct Refusing1 {
+  static constexpr std::uint32_t bifrons_version = 1;
+  static constexpr bool bifrons_refuse_newer = true;
+  std::int32_t x = 0;
+};
+
 TEST(EvolutionRows, BumpTheClassVersion) {
-  EXPECT_EQ((findings<Versioned1, Versioned2>()), "compatible rename Versioned2; compatible bump-version Versioned2");
+  // Silent unless the old class refuses newer data (docs/evolution.md): old programs read version 2
+  // as their own, and read it wrong if the bump changed what a field means.
+  EXPECT_EQ((findings<Versioned1, Versioned2>()), "compatible rename Versioned2; silent bump-version Versioned2");
+  EXPECT_EQ((findings<Refusing1, Versioned2>()), "compatible rename Versioned2; compatible bump-version Versioned2");
+  EXPECT_NE(bifrons::schema<Refusing1>().find("\"refuse_newer\": true"), std::string::npos);
+  EXPECT_EQ(bifrons::schema<Versioned1>().find("refuse_newer"), std::string::npos);
 }
 
 TEST(EvolutionRows, AddAlternativesAtTheEndOfAVariant) {
@@ -723,7 +734,12 @@ TEST(EvolutionRows, AddOrRemoveARegisteredClass) {
   const schema with = load_schema_text(bifrons::schema<shapes::Drawing, shapes::Circle>());
   EXPECT_EQ(with.polymorphic.at("compat.Circle"), "shapes::Circle");
   EXPECT_EQ(with.at("shapes::Circle").bases, std::vector<std::string>{"shapes::Shape"});
-  EXPECT_EQ(joined(check(without, with)), R"(compatible add-registered polymorphic["compat.Circle"])");
+  // Old programs fail on its objects by default (unknown_type); under unknown_type_policy::null
+  // they read them as null.
+  EXPECT_EQ(joined(check(without, with)), R"(breaking add-registered polymorphic["compat.Circle"])");
+  check_options null_policy;
+  null_policy.old_readers_null = true;
+  EXPECT_EQ(joined(check(without, with, null_policy)), R"(compatible add-registered polymorphic["compat.Circle"])");
   EXPECT_EQ(joined(check(with, without)), R"(breaking remove-registered polymorphic["compat.Circle"])");
   EXPECT_EQ(joined(check(with, with)), "");
 }

@@ -144,7 +144,7 @@ struct nesting {
 
 class checker {
  public:
-  checker(const schema& o, const schema& n) : old_(o), new_(n) {}
+  checker(const schema& o, const schema& n, const check_options& options) : old_(o), new_(n), options_(options) {}
 
   std::vector<finding> run() {
     compare(old_.root, new_.root, spell(new_.root), context::alone);
@@ -579,11 +579,17 @@ class checker {
       const std::string path = "polymorphic[\"" + name + "\"]";
       const auto old = old_.polymorphic.find(name);
       if (old == old_.polymorphic.end()) {
-        if (const std::string* before = name_of(old_, type); before == nullptr)
-          add(verdict::compatible, path, "add-registered",
-              "class " + type + " registered as \"" + name +
-                  "\": old programs fail on its objects with unknown_type, or read them as null under "
-                  "unknown_type_policy::null");
+        if (const std::string* before = name_of(old_, type); before == nullptr) {
+          if (options_.old_readers_null)
+            add(verdict::compatible, path, "add-registered",
+                "class " + type + " registered as \"" + name +
+                    "\": old programs, reading with unknown_type_policy::null, read its objects as null");
+          else
+            add(verdict::breaking, path, "add-registered",
+                "class " + type + " registered as \"" + name +
+                    "\": old programs fail on data holding its objects (unknown_type); they read them as null "
+                    "if they read with unknown_type_policy::null (then check with --unknown-types-null)");
+        }
         continue;
       }
       compare_named(old_.at(old->second), new_.at(type), path, context::alone);
@@ -708,10 +714,22 @@ class checker {
     } else if (od.version && !nd.version) {
       add(verdict::compatible, path, "add-version",
           "class version removed: old versioned hooks see version 0 in new data");
+    } else if (od.version && nd.version && *od.version < *nd.version) {
+      // Old programs read the newer version as theirs unless the old class refuses newer data.
+      if (od.refuse_newer)
+        add(verdict::compatible, path, "bump-version",
+            "class version " + std::to_string(*od.version) + " → " + std::to_string(*nd.version) +
+                ": old programs refuse the new data cleanly (bifrons_refuse_newer: newer_version)");
+      else
+        add(verdict::silent, path, "bump-version",
+            "class version " + std::to_string(*od.version) + " → " + std::to_string(*nd.version) +
+                ": old programs read version " + std::to_string(*nd.version) + " data as their own; if the bump " +
+                "changed what a field means, they read it wrong. Allow the bump if it only adds fields, or " +
+                "declare bifrons_refuse_newer in the old class before such a change");
     } else if (od.version && nd.version && *od.version != *nd.version) {
       add(verdict::compatible, path, "bump-version",
           "class version " + std::to_string(*od.version) + " → " + std::to_string(*nd.version) +
-              ": only hooks act on it");
+              ": lowered; new hooks see the higher number in old data");
     }
     if (od.identity != nd.identity) {
       const bool pointers = holds_pointers(old_) || holds_pointers(new_);
@@ -849,6 +867,7 @@ class checker {
   std::map<pair_key, bool> trial_outcomes_;  // pairs tried: whether they survive
   std::vector<pair_key> trial_entered_;    // pairs the trials under way entered, to forget after
   std::size_t trial_depth_ = 0;            // trials under way (survives in survives)
+  const check_options& options_;
   std::size_t depth_ = 0;                  // named types being compared (or tried), nested
   std::size_t compare_depth_ = 0;          // calls of compare() under way
   std::uint64_t comparisons_ = 0;          // calls of compare: the work, for tests
@@ -863,7 +882,7 @@ std::vector<finding> check(const schema& old_schema, const schema& new_schema, c
                         "the frame's type name " + spell(old_schema.root) + " → " + spell(new_schema.root) +
                             ": framed data of the old name is refused (type_mismatch); keep it with "
                             "bifrons::schema_name"});
-  checker c(old_schema, new_schema);
+  checker c(old_schema, new_schema, options);
   std::vector<finding> rest = c.run();
   if (options.comparisons != nullptr) *options.comparisons = c.comparisons();
   findings.insert(findings.end(), rest.begin(), rest.end());

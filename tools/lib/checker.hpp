@@ -41,6 +41,9 @@ struct check_options {
   /// The data is written framed (bifrons::to_framed): the frame holds the root type's name, so
   /// renaming the root type breaks it (docs/format.md section 30).
   bool framed = false;
+  /// Old programs read with unknown_type_policy::null: a newly registered class is then
+  /// compatible (its objects read as null there), not breaking (unknown_type).
+  bool old_readers_null = false;
   /// If set, receives how many type comparisons the check made: its work, which grows with the
   /// size of the schemas, not exponentially with their nesting (tests count it).
   std::uint64_t* comparisons = nullptr;

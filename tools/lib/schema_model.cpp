@@ -248,7 +248,7 @@ class loader {
       d.kind = definition_kind::record;
       d.size = number(member(v, path, "size"), path + ".size");
     } else if (k == "struct") {
-      allowed(v, path, {"kind", "fields", "version", "identity", "hook", "bases", "abstract"});
+      allowed(v, path, {"kind", "fields", "version", "refuse_newer", "identity", "hook", "bases", "abstract"});
       d.abstract = flag(v, "abstract", path);
       if (const json* bases = v.find("bases")) {
         if (!bases->is_array() || bases->items().empty()) fail(path + ".bases", "an array of names, absent when empty");
@@ -264,6 +264,7 @@ class loader {
         d.version = static_cast<std::uint32_t>(n);
       }
       d.identity = flag(v, "identity", path);
+      d.refuse_newer = flag(v, "refuse_newer", path);
       d.hook = flag(v, "hook", path);
     } else {
       fail(path + ".kind", "struct, record or enum");

@@ -92,6 +92,7 @@ struct definition {
   std::vector<field> fields;
   std::optional<std::uint32_t> version;
   bool identity = false;
+  bool refuse_newer = false;  // bifrons_refuse_newer: data of a later version fails (newer_version)
   bool hook = false;
   bool abstract = false;  // a struct no object has as its own class: tag 1 cannot create one
   std::vector<std::string> bases;  // a registered class: the classes it reaches through registered relations

@@ -462,6 +462,7 @@ json::value struct_definition_of(schema_builder& b, const T& object) {
   }
   def.set("fields", ar.take_fields());
   if constexpr (has_class_version<T>) def.set("version", json::value::integer(class_version<T>()));
+  if constexpr (refuses_newer_versions<T>) def.set("refuse_newer", true);
   if constexpr (enable_identity<T>) def.set("identity", true);
   if constexpr (std::is_abstract_v<T>) def.set("abstract", true);
   return def;

@@ -151,7 +151,10 @@ class _Loader:
                 raise _fail(f"{path}.underlying", "bool, char or an integer type")
             return Enum(name, PRIMITIVES[underlying])
         if kind == "struct":
-            _allowed(definition, path, {"kind", "fields", "version", "identity", "hook", "bases", "abstract"})
+            _allowed(
+                definition, path, {"kind", "fields", "version", "refuse_newer", "identity", "hook", "bases", "abstract"}
+            )
+            _flag(definition, "refuse_newer", path)  # the reader of a schema's data needs it not
             struct = Struct(name)
             struct.abstract = _flag(definition, "abstract", path)
             if "version" in definition:
