@@ -21,6 +21,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "class_version.hpp"
+
 namespace bifrons {
 
 class access {
@@ -105,15 +107,21 @@ class access {
   }
 
   template <class T>
-  static constexpr bool has_version = requires {
+  static constexpr bool has_member_version = requires {
     { T::bifrons_version } -> std::convertible_to<std::uint32_t>;
   };
+  /// A version inside the class (bifrons_version) or outside it (BIFRONS_CLASS_VERSION).
+  template <class T>
+  static constexpr bool has_version = has_member_version<T> || version_of<T> != 0;
   template <class T>
   static constexpr std::uint32_t version = [] {
-    if constexpr (has_version<T>)
+    static_assert(!(has_member_version<T> && version_of<T> != 0),
+                  "bifrons: this class declares its version twice, bifrons_version inside it and "
+                  "BIFRONS_CLASS_VERSION outside it: keep one");
+    if constexpr (has_member_version<T>)
       return static_cast<std::uint32_t>(T::bifrons_version);
     else
-      return std::uint32_t{0};
+      return version_of<T>;
   }();
   template <class T>
   static constexpr bool refuses_newer = [] {

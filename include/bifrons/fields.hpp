@@ -329,6 +329,10 @@ constexpr named_field<Field> named(const char* name, Field&& field) noexcept {
   return {name, std::forward<Field>(field)};
 }
 
+/// `ar(BIFRONS_NVP(id_))` is `ar(bifrons::named("id_", id_))`: a field named as it is spelled
+/// (cereal's CEREAL_NVP).
+#define BIFRONS_NVP(field) ::bifrons::named(#field, field)
+
 namespace detail {
 /// The optional members of codec<named_field<F>>: those of the field's codec, so that the
 /// archives take the same paths (fixed-width reads, bounded sizes) as for the bare field.
