@@ -136,3 +136,26 @@ class registration {
                                                                                               __LINE__) {            \
     Name                                                                                                             \
   }
+
+/// Registrations in a static library: a linker takes an object file from a static library only
+/// when the program refers to something in it, and an object file whose only content is
+/// BIFRONS_REGISTER lines is referred to by nothing, so its registrations are silently dropped
+/// (cereal's trap too: CEREAL_FORCE_DYNAMIC_INIT). Name the registrations in the library's source
+/// file that holds them, at namespace scope:
+///   BIFRONS_REGISTER(Circle, "shapes.Circle");
+///   BIFRONS_REGISTRATIONS(shapes);
+/// and, in a source file of the program that is linked for sure (main's):
+///   BIFRONS_LINK_REGISTRATIONS(shapes);
+/// which refers to that file, so that the linker takes it and its registrations run. The name is
+/// an identifier, one per library.
+#define BIFRONS_REGISTRATIONS(name)   \
+  namespace bifrons::registrations {  \
+  void name() noexcept {}             \
+  }                                   \
+  static_assert(true, "a semicolon after BIFRONS_REGISTRATIONS(name)")
+#define BIFRONS_LINK_REGISTRATIONS(name)                                                                          \
+  namespace bifrons::registrations {                                                                              \
+  void name() noexcept;                                                                                           \
+  [[maybe_unused]] static const bool BIFRONS_DETAIL_CONCAT(linked_, name) = (::bifrons::registrations::name(), true); \
+  }                                                                                                               \
+  static_assert(true, "a semicolon after BIFRONS_LINK_REGISTRATIONS(name)")
