@@ -323,7 +323,7 @@ void read_catching([[maybe_unused]] source& src, Target& out, [[maybe_unused]] O
 // the object being read (stores through char* may alias anything).
 //
 // (The choice to keep a hook's message is a template argument: a parameter of its own, even an
-// empty one, cost the flattened read of values without hooks a hundred instructions at -O2.)
+// empty one, cost the flattened read of values without hooks.)
 template <class Target, bool KeepHookMessage = false, class T = typename value_type_of<Target>::type>
 BIFRONS_FLATTEN read_outcome<T> read_all(std::span<const std::byte> in, Target& out, const read_options& options,
                                          object_state state) {
@@ -660,11 +660,10 @@ fixed_write write_into_general(const T& value, std::span<std::byte> buffer) {
 }
 /// Writes value into a caller's buffer (try_to_bytes, to_bytes(value, span)). A head and a tail of
 /// bytes (a vector of numbers, a string), whose size bound is its exact size, is written in line:
-/// the call to write_into_general cost a 32-element write about 0.7 ns at -O2 (GCC inlines it at
-/// -O3), a third of the time. Forcing write_into_general itself in line instead cost structs 1-4
-/// instructions per write. try_to_bytes and to_bytes(value, span) are in line as well: once this
-/// grew, GCC stopped inlining try_to_bytes at -O2, and its result, which holds a shared_ptr, went
-/// through memory (a block of 8 records: 126 -> 142 instructions per write; in line, 114).
+/// the call to write_into_general was a third of a short write at -O2 (GCC inlines it at -O3).
+/// Forcing write_into_general itself in line instead cost structs. try_to_bytes and
+/// to_bytes(value, span) are in line as well: once this grew, GCC stopped inlining try_to_bytes
+/// at -O2, and its result, which holds a shared_ptr, went through memory.
 template <class T>
 BIFRONS_INLINE fixed_write write_into(const T& value, std::span<std::byte> buffer) {
   if constexpr (raw_tail_codec<T>) {

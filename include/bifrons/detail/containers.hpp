@@ -231,7 +231,7 @@ inline constexpr std::size_t small_block_elements = 16;
 /// that costs several times more for short strings (docs/design.md). Otherwise, from a pointer
 /// range of a trivially copyable type the standard libraries' assign() is a single memmove into
 /// fresh storage at every optimization level; from any other iterator it is an element loop,
-/// which GCC vectorizes only at -O3 (5 instructions per int32 at -O2). A `const T*` into the
+/// which GCC vectorizes only at -O3. A `const T*` into the
 /// input is only valid where the block is aligned for T (clang assumes the alignment of
 /// memmove's typed arguments, and UBSan checks it). A block after a varint count rarely is, and
 /// then every way to fill new storage writes each byte twice:
@@ -356,7 +356,7 @@ struct sequence_codec {
   }
   /// Reads c from a whole input, without a source, when that input is exactly a count of one or
   /// two bytes, then that many elements, within the limits of check_count: a top-level vector of
-  /// numbers or string (from_bytes), where read_all's fixed cost was about 60 instructions. A
+  /// numbers or string (from_bytes), where read_all's fixed cost outweighed the copy. A
   /// block of records whose memory is their wire layout too, when its stride is one byte and this
   /// program's record size: any other stride (an older or a newer writer's record) takes read().
   /// Returns false, having changed nothing, for any other input: read() then reads it and reports
@@ -365,8 +365,8 @@ struct sequence_codec {
   /// Into a container being reused (not fresh) that holds enough elements, replace_with_block's
   /// reuse branch is all that is inlined (cut, then a tail-called memcpy), and new storage, which
   /// allocates anyway, is out of line: this path then sets up no frame. Inline, the frame and six
-  /// saved registers of the new-storage paths took about 2 ns of a 32-element read, half its
-  /// time. A fresh container keeps them inline, where it is known to be empty.
+  /// saved registers of the new-storage paths took half the time of a short read. A fresh
+  /// container keeps them inline, where it is known to be empty.
   BIFRONS_INLINE static bool read_whole(std::span<const std::byte> in, C& c, const read_options& options, bool fresh)
     requires elements_are_wire && (!record<T> || record_layout<T>::size < 0x80) &&
              requires(const T* p) { c.assign(p, p); }
@@ -408,7 +408,7 @@ struct sequence_codec {
       const std::byte* p = in.skip(n * sizeof(T));
       if constexpr (sizeof(T) == 1 && contiguous_range<C>) {
         // Strings: the same steps as replace_with_block, written out here because behind the
-        // helper GCC no longer inlined std::string's assign (+47 instructions per Account read).
+        // helper GCC no longer inlined std::string's assign, on every string of every read.
         if (n <= c.size()) {
           copy_bytes(std::data(c), p, n);
           c.erase(c.begin() + static_cast<std::ptrdiff_t>(n), c.end());

@@ -137,7 +137,7 @@ struct word_varint {
 
 /// Varints of 2-8 bytes (every full-range int32 takes 5) are decoded from one 8-byte load: the
 /// first byte without a continuation bit ends the varint, and the 7-bit groups are packed with
-/// mask-and-shift steps, in a third of the byte loop's instructions (docs/design.md). The caller
+/// mask-and-shift steps, in far fewer instructions than the byte loop. The caller
 /// has seen a continuation bit in the first byte: the varint is 2 bytes or longer.
 /// MaxBytes <= 5 (varints of 32-bit values) packs the five groups one by one, which takes fewer
 /// instructions than the three halving steps that 8 groups need.

@@ -675,7 +675,7 @@ class basic_object_table {
   }
 
   /// The entries: a vector whose append is inlined in full (std::vector's emplace_back was
-  /// called out of line, about 20 instructions per object), growing by doubling out of line.
+  /// called out of line, which cost every object read), growing by doubling out of line.
   class entry_list {
    public:
     entry_list() = default;

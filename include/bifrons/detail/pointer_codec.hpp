@@ -381,7 +381,7 @@ std::size_t shared_object_size(const std::shared_ptr<Pointee>& p, bool weak_link
 
 /// shared_ptr (weak_link false) and the object a weak_ptr locks (weak_link true); T is the
 /// pointee without const. A null pointer is sized inline: a tree has about as many null
-/// pointers (at its leaves) as objects, and the call cost them 17 instructions each.
+/// pointers (at its leaves) as objects, and a call would cost each of them.
 template <class T, class Pointee>
 BIFRONS_INLINE std::size_t shared_size(const std::shared_ptr<Pointee>& p, bool weak_link) {
   if (p) return shared_object_size<T>(p, weak_link);

@@ -108,7 +108,7 @@ inline std::string readable_name(const std::type_info& type) {
 }
 
 /// The registry's lock: std::mutex would serve as well, at the price of <mutex> in the include
-/// graph of every program (about 2% of a minimal program's compile time; docs/design.md). The
+/// graph of every program, a measurable share of a minimal program's compile time. The
 /// registry is locked for a registration, when a library loads, and for a lookup, once per type
 /// and message; a thread that finds it locked sleeps in atomic_flag::wait.
 class registry_lock {

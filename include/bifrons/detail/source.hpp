@@ -73,8 +73,8 @@ class source {
   }
   /// Records unexpected_end where the input, or the enclosing struct's body, ends (the first byte
   /// that is not there), and that the value being read needed at least `missing` more bytes.
-  /// (Not marked cold: GCC 12 at -O3 then allocated the registers of a flattened read worse, 23
-  /// more instructions per element of vector<IntegerClass>, callgrind.)
+  /// (Not marked cold: GCC 12 at -O3 then allocated the registers of a flattened read worse, and
+  /// every element of a vector of structs paid for it.)
   void fail_short(std::uint64_t missing) noexcept { fail_missing(errc::unexpected_end, limit_, missing); }
   /// fail_at, with at least how many more bytes than are left the value at `where` needs.
   void fail_missing(errc code, const std::byte* where, std::uint64_t missing) noexcept {
@@ -148,7 +148,7 @@ class source {
 
   /// read_varint for element counts and struct headers, whose 2-byte spellings (128 to 16,383
   /// elements, bodies of 64 to 8,191 bytes) are common: those are decoded here too, where
-  /// read_varint_slow would take an 8-byte load and its unpack (about 25 more instructions).
+  /// read_varint_slow would take an 8-byte load and its unpack.
   [[nodiscard]] BIFRONS_INLINE std::uint64_t read_length_varint() noexcept {
     if (ptr_ != limit_ && static_cast<std::uint8_t>(*ptr_) < 0x80) [[likely]]
       return static_cast<std::uint8_t>(*ptr_++);
@@ -176,9 +176,9 @@ class source {
     return check_count(start, n, min_wire, alloc_size, max_count);
   }
   /// read_count for a block of elements (numbers, characters), which is all a read of such a
-  /// container costs besides the copy. (Not for every container: in the flattened read of
-  /// vector<IntegerClass> the longer count reader cost 30 instructions per element at -O3, as
-  /// GCC allocated the element loop's registers worse.)
+  /// container costs besides the copy. (Not for every container: in the flattened read of a
+  /// vector of structs the longer count reader made GCC allocate the element loop's registers
+  /// worse, at a cost per element.)
   [[nodiscard]] BIFRONS_INLINE std::size_t read_block_count(std::size_t min_wire, std::size_t alloc_size,
                                                             std::size_t max_count) noexcept {
     const std::byte* start = ptr_;
@@ -461,8 +461,8 @@ class source {
   bool track_objects_ = true;
   const void* moving_value_ = nullptr;  // value_moves
   std::size_t moving_size_ = 0;
-  // Owned by an object_table_owner: a destructor here cost values without pointers about 20
-  // instructions per read, even though the table never exists for them.
+  // Owned by an object_table_owner: a destructor here cost every read of values without
+  // pointers, even though the table never exists for them.
   object_table* objects_ = nullptr;
 
   friend class object_table_owner;

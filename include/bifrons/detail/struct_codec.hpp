@@ -330,7 +330,7 @@ struct struct_codec {
         h = small;
       } else {
         // Bodies of 64 to 8,191 bytes have 2-byte headers, decoded inline. (Not for structs that
-        // cannot have one: it cost vector<IntegerClass> 2-5 instructions per element.)
+        // cannot have one: it cost small structs per element.)
         if constexpr (short_body)
           h = in.read_varint();
         else
@@ -417,7 +417,7 @@ struct struct_codec {
   /// Resets v and reads its fields again (see reread_on). It works on a copy of the source, which
   /// it copies back: passed by reference to the out-of-line function, the source's address would
   /// escape the flattened read (core.hpp's read_all), and GCC would then keep the cursor in memory
-  /// for the whole read, not only on this rare path (about 90 instructions per Account read).
+  /// for the whole read, not only on this rare path.
   /// An exception from a hook is caught there and thrown again here, after the copy back, so that
   /// the error it recorded stands. (A guard that copied back from its destructor kept the cursor
   /// in memory again.)

@@ -216,7 +216,7 @@ class basic_write_session {
 
   /// Size pass: records the tag decided for the next pointer. Write pass: returns it.
   /// (tags_ is a buffer that only grows, so that no call to push_back is left out of line: GCC
-  /// at -O3 kept it out of line in the shared-tree size pass, 4.7k instructions per tree.)
+  /// at -O3 kept it out of line in the shared-tree size pass.)
   BIFRONS_INLINE void record(std::uint64_t tag) {
     if (tag_count_ == tags_.size()) [[unlikely]]
       grow_tags();
@@ -420,8 +420,7 @@ class basic_write_session {
   // values that never search. The table outlives the value (session_scope keeps the session):
   // a slot is empty unless it holds the current epoch, so that begin() empties it without
   // touching it, and the next value of the same shape neither clears nor grows it (rebuilding
-  // it from 64 slots cost a shared tree of 1,023 objects five allocations and about 120
-  // instructions per object).
+  // it from a few slots cost every value several allocations).
   struct slot {
     std::uint32_t index = 0;
     std::uint32_t epoch = 0;  // 0: empty in every epoch (epoch_ starts at 1)
