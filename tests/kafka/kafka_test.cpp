@@ -2,9 +2,11 @@
 // before this test and stops after it (tests/kafka/CMakeLists.txt). Every wait is bounded.
 #include <bifrons/kafka.hpp>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -31,11 +33,25 @@ struct Account {
 };
 }  // namespace v2
 
+namespace v3 {
+struct Account {  // a breaking change: the balance became text
+  std::uint64_t id = 0;
+  std::string owner;
+  std::string balance_cents;
+};
+}  // namespace v3
+
+struct Unrelated {
+  std::int32_t x = 0;
+};
+
 // One type in two versions: one name on the wire, as two programs built a year apart would have.
 template <>
 inline constexpr std::string_view bifrons::schema_name<v1::Account> = "bank.Account";
 template <>
 inline constexpr std::string_view bifrons::schema_name<v2::Account> = "bank.Account";
+template <>
+inline constexpr std::string_view bifrons::schema_name<v3::Account> = "bank.Account";
 
 namespace {
 
@@ -99,6 +115,18 @@ void produce_raw(Producer& out, const std::string& topic, const std::vector<std:
                                                        key.size(), 0, nullptr, nullptr);
   ASSERT_EQ(code, RdKafka::ERR_NO_ERROR) << RdKafka::err2str(code);
 }
+
+// Runs a shell command: its exit status and standard output.
+std::pair<int, std::string> run(const std::string& command) {
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) throw std::runtime_error("cannot run " + command);
+  std::string output;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
 TEST(KafkaSchemas, FingerprintsNameSchemasAndDifferAcrossVersions) {
   const std::string& id1 = kafka::schema_id<v1::Account>();
@@ -304,6 +332,66 @@ TEST(KafkaBroker, CommittedOffsetsLoseAndRepeatNothingAcrossAConsumerRestart) {
   ASSERT_EQ(rest.size(), 1u);
   EXPECT_EQ(rest[0].key, total);
   EXPECT_EQ(rest[0].offset, static_cast<std::int64_t>(total));
+}
+
+TEST(KafkaBroker, EveryMessageDecodesWithTheSchemaItsHeaderNames) {
+  // Producers of two versions publish their schemas into one directory and write to one topic.
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / unique("bifrons-topic");
+  const auto schemas = dir / "schemas";
+  kafka::publish_schema<v1::Account>(schemas);
+  kafka::publish_schema<v2::Account>(schemas);
+  const std::string topic = unique("schemas");
+  kafka::producer<v1::Account> old_out(producer_settings());
+  kafka::producer<v2::Account> new_out(producer_settings());
+  old_out.produce(topic, old_account(7));
+  old_out.flush(30s);
+  new_out.produce(topic, account(8));
+  new_out.flush(30s);
+
+  // A reader without either type (a consumer of another type sees every message as a dead
+  // letter) keeps the bytes, and the tools decode each with the schema its header names.
+  struct kept {
+    std::string schema_id;
+    std::filesystem::path file;
+  };
+  std::vector<kept> letters;
+  kafka::consumer<Unrelated> in(consumer_settings(unique("schemas")), {topic}, [&](const kafka::dead_letter& d) {
+    const auto file = dir / (std::to_string(d.offset) + ".bin");
+    std::ofstream(file, std::ios::binary)
+        .write(reinterpret_cast<const char*>(d.value.data()), static_cast<std::streamsize>(d.value.size()));
+    letters.push_back({std::string(d.schema_id), file});
+  });
+  const auto deadline = std::chrono::steady_clock::now() + 60s;
+  while (letters.size() < 2 && std::chrono::steady_clock::now() < deadline) EXPECT_TRUE(in.poll(10, 500ms).empty());
+  ASSERT_EQ(letters.size(), 2u);
+  EXPECT_EQ(letters[0].schema_id, kafka::schema_id<v1::Account>());
+  EXPECT_EQ(letters[1].schema_id, kafka::schema_id<v2::Account>());
+
+  const std::string owners[] = {old_account(7).owner, account(8).owner};
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto schema = schemas / (letters[i].schema_id + ".json");
+    const auto [inspect_status, json] =
+        run("'" + environment("BIFRONS_INSPECT") + "' --schema " + quoted(schema) + " " + quoted(letters[i].file));
+    EXPECT_EQ(inspect_status, 0);
+    EXPECT_NE(json.find("\"owner\": \"" + owners[i] + "\""), std::string::npos) << json;
+    const auto [python_status, owner] =
+        run("PYTHONPATH='" + environment("BIFRONS_PYTHON_SOURCES") + "' '" + environment("BIFRONS_PYTHON") +
+            "' -c 'import bifrons, sys; print(bifrons.load_schema(sys.argv[1]).decode_framed(open(sys.argv[2], "
+            "\"rb\").read())[\"owner\"])' " +
+            quoted(schema) + " " + quoted(letters[i].file));
+    EXPECT_EQ(python_status, 0);
+    EXPECT_EQ(owner, owners[i] + "\n");
+  }
+
+  // The pre-deploy check: the new schema against every schema the topic has seen.
+  const std::string compat = "'" + environment("BIFRONS_COMPAT") + "' --framed --quiet ";
+  const auto v1_file = schemas / (kafka::schema_id<v1::Account>() + ".json");
+  const auto v2_file = schemas / (kafka::schema_id<v2::Account>() + ".json");
+  const auto v3_file = kafka::publish_schema<v3::Account>(dir / "candidate");
+  EXPECT_EQ(run(compat + quoted(v1_file) + " " + quoted(v2_file)).first, 0);
+  EXPECT_EQ(run(compat + quoted(v1_file) + " " + quoted(v3_file)).first, 1);
+  EXPECT_EQ(run(compat + quoted(v2_file) + " " + quoted(v3_file)).first, 1);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
