@@ -103,6 +103,15 @@ const std::string& schema_id() {
   return id;
 }
 
+/// Whether text has the form of a schema_id: 16 lowercase hex digits. Consumers pass on only
+/// such headers, so that a schema's file name made from one stays inside its directory.
+constexpr bool is_schema_id(std::string_view text) noexcept {
+  if (text.size() != 16) return false;
+  for (const char c : text)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
 /// Writes T's schema to directory/<schema_id<T>()>.json unless it is there, and returns that path:
 /// the schema directory beside a topic (docs/kafka.md), from which bifrons-inspect and the Python
 /// package decode any message by its header. The file appears whole (written beside it, then
@@ -311,7 +320,8 @@ struct dead_letter {
   message_part part = message_part::value;
   errc code = errc::ok;           ///< not_bifrons, type_mismatch, or what the read reports
   std::size_t error_offset = 0;   ///< in the part's bytes (a framed value: from the frame's first byte)
-  std::string_view schema_id;     ///< the writer's "bifrons-schema" header; empty without one
+  std::string_view schema_id;     ///< the writer's "bifrons-schema" header; empty without one, or if
+                                  ///< it is not 16 lowercase hex digits (is_schema_id)
   std::span<const std::byte> key;
   std::span<const std::byte> value;
 
@@ -426,7 +436,7 @@ class consumer {
     std::size_t id_size = 0;
     if (rd_kafka_message_headers(static_cast<rd_kafka_message_t*>(m.c_ptr()), &headers) == RD_KAFKA_RESP_ERR_NO_ERROR &&
         rd_kafka_header_get_last(headers, schema_header.data(), &id, &id_size) == RD_KAFKA_RESP_ERR_NO_ERROR &&
-        id != nullptr)
+        id != nullptr && is_schema_id(std::string_view(static_cast<const char*>(id), id_size)))
       letter.schema_id = std::string_view(static_cast<const char*>(id), id_size);
     if constexpr (!std::same_as<Key, no_key>) {
       result<Key> key = try_from_bytes<Key>(letter.key, options_);

@@ -108,11 +108,17 @@ v1::Account old_account(std::uint64_t id) {
 // Bytes of our own, through librdkafka's producer: what a foreign or broken writer puts on a topic.
 template <class Producer>
 void produce_raw(Producer& out, const std::string& topic, const std::vector<std::byte>& key,
-                 const std::vector<std::byte>& value) {
+                 const std::vector<std::byte>& value, const std::string& schema_header = "") {
+  RdKafka::Headers* headers = nullptr;
+  if (!schema_header.empty()) {
+    headers = RdKafka::Headers::create();
+    headers->add(std::string(kafka::schema_header), schema_header);
+  }
   const RdKafka::ErrorCode code = out.handle().produce(topic, RdKafka::Topic::PARTITION_UA,
                                                        RdKafka::Producer::RK_MSG_COPY,
                                                        const_cast<std::byte*>(value.data()), value.size(), key.data(),
-                                                       key.size(), 0, nullptr, nullptr);
+                                                       key.size(), 0, headers, nullptr);
+  if (code != RdKafka::ERR_NO_ERROR) delete headers;  // librdkafka took them only on success
   ASSERT_EQ(code, RdKafka::ERR_NO_ERROR) << RdKafka::err2str(code);
 }
 
@@ -213,14 +219,14 @@ TEST(KafkaBroker, PoisonMessagesReachTheDeadLetterHandlerAndTheGoodOnesAreConsum
   many_tags.tags.assign(100, "t");
 
   out.produce(topic, 0, account(0));                                                  // offset 0
-  produce_raw(out, topic, key_of(1), {std::byte{'{'}, std::byte{'}'}});              // 1: not bifrons
-  out.produce(topic, 2, account(2));                                                  // 2
+  produce_raw(out, topic, key_of(1), {std::byte{'{'}, std::byte{'}'}}, "../../etc/passwd");  // 1: not bifrons
+  out.produce(topic, 2, account(2));  // 2
   out.flush(30s);
-  strings.produce(topic, 3, "a string, not an account");                             // 3: another type
+  strings.produce(topic, 3, "a string, not an account");  // 3: another type
   strings.flush(30s);
-  out.produce(topic, 4, account(4));                                                  // 4
-  produce_raw(out, topic, key_of(5), truncated);                                      // 5: cut short
-  out.produce(topic, 6, account(6));                                                  // 6
+  out.produce(topic, 4, account(4));  // 4
+  produce_raw(out, topic, key_of(5), truncated);  // 5: cut short
+  out.produce(topic, 6, account(6));  // 6
   produce_raw(out, topic, std::vector<std::byte>(11, std::byte{0xFF}), bifrons::to_framed(account(7)));  // 7: bad key
   out.produce(topic, 8, many_tags);  // 8: over the limit
   out.produce(topic, 9, account(9));  // 9
@@ -255,13 +261,14 @@ TEST(KafkaBroker, PoisonMessagesReachTheDeadLetterHandlerAndTheGoodOnesAreConsum
   ASSERT_EQ(dead.size(), 5u);
   EXPECT_EQ(dead[0].offset, 1);
   EXPECT_EQ(dead[0].code, errc::not_bifrons);
-  EXPECT_EQ(dead[0].schema_id, "");  // no header from a raw producer
+  EXPECT_EQ(dead[0].schema_id, "");  // a header that is no fingerprint (a path here) is not passed on
   EXPECT_EQ(dead[1].offset, 3);
   EXPECT_EQ(dead[1].code, errc::type_mismatch);
   EXPECT_EQ(dead[1].schema_id, kafka::schema_id<std::string>());  // the writer's header
   EXPECT_EQ(dead[1].text, topic + "[0]@3: value: " + std::string(bifrons::describe(errc::type_mismatch)) + " at 5");
   EXPECT_EQ(dead[2].offset, 5);
   EXPECT_EQ(dead[2].code, errc::unexpected_end);
+  EXPECT_EQ(dead[2].schema_id, "");  // no header at all
   EXPECT_EQ(dead[3].offset, 7);
   EXPECT_EQ(dead[3].part, kafka::message_part::key);
   EXPECT_EQ(dead[3].code, errc::malformed_varint);
