@@ -38,6 +38,7 @@
 #include <memory>
 #include <new>
 #include <ranges>
+#include <set>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -278,24 +279,35 @@ class producer {
     RdKafka::ErrorCode first_error = RdKafka::ERR_NO_ERROR;
   };
 
+  // Through the C API's rd_kafka_produceva: the C++ produce() copies the topic's name and makes a
+  // Headers object for every message.
   void send(const std::string& topic, std::span<const std::byte> key, const Value& value) {
     detail::malloc_bytes payload;
     to_framed(value, payload);
-    std::unique_ptr<RdKafka::Headers> headers(RdKafka::Headers::create());
     const std::string& id = schema_id<Value>();
-    headers->add(std::string(schema_header), id.data(), id.size());
+    rd_kafka_vu_t parts[5] = {};
+    parts[0].vtype = RD_KAFKA_VTYPE_TOPIC;
+    parts[0].u.cstr = topic.c_str();
+    // RD_KAFKA_MSG_F_FREE: librdkafka takes the buffer on success; on failure it stays ours.
+    parts[1].vtype = RD_KAFKA_VTYPE_MSGFLAGS;
+    parts[1].u.i = RD_KAFKA_MSG_F_FREE;
+    parts[2].vtype = RD_KAFKA_VTYPE_VALUE;
+    parts[2].u.mem = {payload.data(), payload.size()};
+    parts[3].vtype = RD_KAFKA_VTYPE_HEADER;  // librdkafka copies the header's name and value
+    parts[3].u.header = {schema_header.data(), id.data(), static_cast<ssize_t>(id.size())};
+    parts[4].vtype = RD_KAFKA_VTYPE_KEY;  // librdkafka copies the key
+    parts[4].u.mem = {const_cast<std::byte*>(key.data()), key.size()};
+    const std::size_t part_count = key.empty() ? 4 : 5;
     const auto deadline = std::chrono::steady_clock::now() + queue_timeout_;
     for (;;) {
-      // RK_MSG_FREE: librdkafka takes the buffer on success; on failure it stays ours.
-      const RdKafka::ErrorCode code =
-          producer_->produce(topic, RdKafka::Topic::PARTITION_UA, RdKafka::Producer::RK_MSG_FREE, payload.data(),
-                             payload.size(), key.empty() ? nullptr : key.data(), key.size(), 0, headers.get(), nullptr);
-      if (code == RdKafka::ERR_NO_ERROR) {
+      rd_kafka_error_t* error = rd_kafka_produceva(producer_->c_ptr(), parts, part_count);
+      if (error == nullptr) {
         payload.release();
-        (void)headers.release();  // librdkafka owns the headers too
-        producer_->poll(0);       // serves delivery reports
+        producer_->poll(0);  // serves delivery reports
         return;
       }
+      const auto code = static_cast<RdKafka::ErrorCode>(rd_kafka_error_code(error));
+      rd_kafka_error_destroy(error);
       if (code != RdKafka::ERR__QUEUE_FULL || std::chrono::steady_clock::now() >= deadline)
         throw kafka_error(code, "producing to " + topic);
       producer_->poll(10);
@@ -340,7 +352,7 @@ template <class Value, class Key = no_key>
 struct message {
   [[no_unique_address]] Key key{};
   Value value{};
-  std::string topic;
+  std::string_view topic;  ///< valid as long as the consumer that read the message
   std::int32_t partition = 0;
   std::int64_t offset = 0;
 };
@@ -420,48 +432,58 @@ class consumer {
   [[nodiscard]] RdKafka::KafkaConsumer& handle() noexcept { return *consumer_; }
 
  private:
+  // Through the C API, which gives the topic's name and the header's bytes where they are
+  // (the C++ API copies both into new strings, for every message).
   void read(RdKafka::Message& m, std::vector<message<Value, Key>>& batch) {
-    // topic_name() makes a string each time: one copy per message, into storage that stays.
-    topic_ = m.topic_name();
-    dead_letter letter;
-    letter.topic = topic_;
-    letter.partition = m.partition();
-    letter.offset = m.offset();
-    letter.key = detail::bytes_of(m.key_pointer(), m.key_len());
-    letter.value = detail::bytes_of(m.payload(), m.len());
-    // Through the C API: it gives the header's bytes where they are in the message (the C++
-    // Headers copy them).
-    rd_kafka_headers_t* headers = nullptr;
-    const void* id = nullptr;
-    std::size_t id_size = 0;
-    if (rd_kafka_message_headers(static_cast<rd_kafka_message_t*>(m.c_ptr()), &headers) == RD_KAFKA_RESP_ERR_NO_ERROR &&
-        rd_kafka_header_get_last(headers, schema_header.data(), &id, &id_size) == RD_KAFKA_RESP_ERR_NO_ERROR &&
-        id != nullptr && is_schema_id(std::string_view(static_cast<const char*>(id), id_size)))
-      letter.schema_id = std::string_view(static_cast<const char*>(id), id_size);
+    auto* c_message = static_cast<rd_kafka_message_t*>(m.c_ptr());
+    const std::string_view topic = topic_name(rd_kafka_topic_name(c_message->rkt));
+    const std::span<const std::byte> key_bytes = detail::bytes_of(c_message->key, c_message->key_len);
+    const std::span<const std::byte> value_bytes = detail::bytes_of(c_message->payload, c_message->len);
+    const auto dead = [&](message_part part, errc code, std::size_t offset) {
+      if (!on_dead_letter_) return;
+      dead_letter letter{topic,     m.partition(), m.offset(), part, code, offset, writer_schema_id(c_message),
+                         key_bytes, value_bytes};
+      on_dead_letter_(letter);
+    };
     if constexpr (!std::same_as<Key, no_key>) {
-      result<Key> key = try_from_bytes<Key>(letter.key, options_);
-      if (!key) return dead(letter, message_part::key, key.code(), key.offset());
-      result<Value> value = try_from_framed<Value>(letter.value, options_);
-      if (!value) return dead(letter, message_part::value, value.code(), value.offset());
-      batch.push_back({std::move(key).value(), std::move(value).value(), topic_, letter.partition, letter.offset});
+      result<Key> key = try_from_bytes<Key>(key_bytes, options_);
+      if (!key) return dead(message_part::key, key.code(), key.offset());
+      result<Value> value = try_from_framed<Value>(value_bytes, options_);
+      if (!value) return dead(message_part::value, value.code(), value.offset());
+      batch.push_back({std::move(key).value(), std::move(value).value(), topic, m.partition(), m.offset()});
     } else {
-      result<Value> value = try_from_framed<Value>(letter.value, options_);
-      if (!value) return dead(letter, message_part::value, value.code(), value.offset());
-      batch.push_back({no_key{}, std::move(value).value(), topic_, letter.partition, letter.offset});
+      result<Value> value = try_from_framed<Value>(value_bytes, options_);
+      if (!value) return dead(message_part::value, value.code(), value.offset());
+      batch.push_back({no_key{}, std::move(value).value(), topic, m.partition(), m.offset()});
     }
   }
 
-  void dead(dead_letter& letter, message_part part, errc code, std::size_t offset) {
-    letter.part = part;
-    letter.code = code;
-    letter.error_offset = offset;
-    if (on_dead_letter_) on_dead_letter_(letter);
+  /// The header "bifrons-schema" if it has the form of a fingerprint, else empty. Only dead
+  /// letters need it: librdkafka parses a message's headers when first asked.
+  static std::string_view writer_schema_id(rd_kafka_message_t* c_message) noexcept {
+    rd_kafka_headers_t* headers = nullptr;
+    const void* id = nullptr;
+    std::size_t size = 0;
+    if (rd_kafka_message_headers(c_message, &headers) != RD_KAFKA_RESP_ERR_NO_ERROR ||
+        rd_kafka_header_get_last(headers, schema_header.data(), &id, &size) != RD_KAFKA_RESP_ERR_NO_ERROR ||
+        id == nullptr)
+      return {};
+    const std::string_view text(static_cast<const char*>(id), size);
+    return is_schema_id(text) ? text : std::string_view();
+  }
+
+  /// The consumer's own copy of a topic's name, made once per topic: message::topic views it.
+  std::string_view topic_name(const char* name) {
+    const std::string_view wanted(name);
+    auto at = topics_.find(wanted);
+    if (at == topics_.end()) at = topics_.emplace(wanted).first;
+    return *at;
   }
 
   std::unique_ptr<RdKafka::KafkaConsumer> consumer_;
   dead_letter_handler on_dead_letter_;
   read_options options_;
-  std::string topic_;
+  std::set<std::string, std::less<>> topics_;  // nodes: the views into them stay valid
   RdKafka::ErrorCode last_error_ = RdKafka::ERR_NO_ERROR;
   bool closed_ = false;
 };
