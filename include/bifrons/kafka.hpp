@@ -24,6 +24,7 @@
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafkacpp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <concepts>
 #include <cstddef>
@@ -34,6 +35,7 @@
 #include <functional>
 #include <initializer_list>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <memory>
 #include <new>
@@ -251,7 +253,9 @@ class producer {
   /// messages are still queued then, or if any message failed since the last flush (librdkafka
   /// retried it until message.timeout.ms), naming how many.
   void flush(std::chrono::milliseconds timeout) {
-    const RdKafka::ErrorCode code = producer_->flush(static_cast<int>(timeout.count()));
+    const RdKafka::ErrorCode code =
+        producer_->flush(static_cast<int>(std::clamp<std::chrono::milliseconds::rep>(timeout.count(), 0,
+                                                                                     std::numeric_limits<int>::max())));
     if (code != RdKafka::ERR_NO_ERROR)
       throw kafka_error(code, std::to_string(producer_->outq_len()) + " messages still queued after flush");
     if (reports_.failed != 0) {

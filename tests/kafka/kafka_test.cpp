@@ -167,6 +167,21 @@ TEST(KafkaClients, BadSettingsThrowNamingTheProperty) {
   }
 }
 
+TEST(KafkaClients, FlushNamesTheMessagesThatWereNotDelivered) {
+  // Nothing listens on 127.0.0.1:1: librdkafka gives up on each message after message.timeout.ms.
+  kafka::producer<v2::Account> out({{"bootstrap.servers", "127.0.0.1:1"}, {"message.timeout.ms", "300"}});
+  for (std::uint64_t i = 0; i < 3; ++i) out.produce("nowhere", account(i));
+  try {
+    out.flush(20s);
+    FAIL() << "no exception";
+  } catch (const kafka::kafka_error& e) {
+    EXPECT_EQ(e.code(), RdKafka::ERR__MSG_TIMED_OUT);
+    EXPECT_NE(std::string(e.what()).find("3 messages not delivered"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(out.delivered(), 0u);
+  out.flush(1s);  // the failures were reported once
+}
+
 TEST(KafkaBroker, ConsumersOfEitherVersionReadProducersOfBoth) {
   const std::string topic = unique("accounts");
   kafka::producer<v1::Account, std::uint64_t> old_out(producer_settings());
