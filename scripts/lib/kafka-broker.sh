@@ -54,8 +54,10 @@ fetch() {
 EOF
   rm -rf "$libs"
   echo "==> fetching kafka_2.13 $KAFKA_VERSION and its dependencies into $libs"
-  mvn -B -q -f "$dir/pom/pom.xml" -Dmaven.repo.local="$dir/m2" \
+  mvn -B -q -Dstyle.color=never -f "$dir/pom/pom.xml" -Dmaven.repo.local="$dir/m2" \
     dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$libs"
+  # The jars are in $libs now: Maven's own repository (its plugins, the poms) is not needed again.
+  rm -rf "$dir/m2"
   touch "$libs/.complete"
 }
 
