@@ -293,6 +293,59 @@ TEST(KafkaBroker, PoisonMessagesReachTheDeadLetterHandlerAndTheGoodOnesAreConsum
   EXPECT_EQ(dead[4].schema_id, kafka::schema_id<v2::Account>());
 }
 
+TEST(KafkaBroker, EveryCutAndEveryCorruptByteIsAccountedForOnce) {
+  // One message per position of a framed value and of its key: each cut short there, and each
+  // with that byte set to 0xFF. The consumer hands out or dead-letters every offset exactly once,
+  // and no cut message reads (the frame and the envelopes say how long a value is).
+  const std::string topic = unique("mutations");
+  kafka::producer<v2::Account, std::uint64_t> out(producer_settings());
+  const std::vector<std::byte> value = bifrons::to_framed(account(300));
+  const std::vector<std::byte> key = bifrons::to_bytes(std::uint64_t{300});
+  std::vector<bool> cut;  // by offset
+  for (std::size_t n = 0; n < value.size(); ++n) {
+    produce_raw(out, topic, key, std::vector<std::byte>(value.begin(), value.begin() + static_cast<std::ptrdiff_t>(n)));
+    cut.push_back(true);
+    auto corrupt = value;
+    corrupt[n] = std::byte{0xFF};
+    produce_raw(out, topic, key, corrupt);
+    cut.push_back(false);
+  }
+  for (std::size_t n = 0; n < key.size(); ++n) {
+    auto corrupt = key;
+    corrupt[n] = std::byte{0xFF};
+    produce_raw(out, topic, corrupt, value);
+    cut.push_back(false);
+    produce_raw(out, topic, std::vector<std::byte>(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(n)), value);
+    cut.push_back(true);
+  }
+  out.produce(topic, 301, account(301));  // a good one last: when it is read, all were
+  out.flush(30s);
+
+  std::vector<int> seen(cut.size() + 1, 0);
+  std::vector<bool> dead(cut.size() + 1, false);
+  kafka::consumer<v2::Account, std::uint64_t> in(consumer_settings(unique("mutations")), {topic},
+                                                 [&](const kafka::dead_letter& d) {
+                                                   ASSERT_GE(d.offset, 0);
+                                                   ASSERT_LT(static_cast<std::size_t>(d.offset), seen.size());
+                                                   EXPECT_NE(d.code, errc::ok);
+                                                   ++seen[static_cast<std::size_t>(d.offset)];
+                                                   dead[static_cast<std::size_t>(d.offset)] = true;
+                                                 });
+  const auto deadline = std::chrono::steady_clock::now() + 60s;
+  while (seen.back() == 0 && std::chrono::steady_clock::now() < deadline)
+    for (const auto& m : in.poll(1000, 500ms)) {
+      ASSERT_LT(static_cast<std::size_t>(m.offset), seen.size());
+      ++seen[static_cast<std::size_t>(m.offset)];
+    }
+  for (std::size_t offset = 0; offset < seen.size(); ++offset) {
+    EXPECT_EQ(seen[offset], 1) << "offset " << offset;
+    if (offset < cut.size() && cut[offset]) {
+      EXPECT_TRUE(dead[offset]) << "a cut message read, offset " << offset;
+    }
+  }
+  EXPECT_FALSE(dead.back());
+}
+
 TEST(KafkaBroker, ConsumptionResumesAfterTheBrokerRestarts) {
   const std::string topic = unique("restart");
   kafka::producer<v2::Account, std::uint64_t> out(producer_settings());
