@@ -41,7 +41,7 @@ int main() {
   } catch (const bifrons::error& e) {
     check(e.code() == bifrons::errc::unexpected_end && e.offset() == out.size(), "read past the end");
   }
-  check(!r.ok() && r.error() == bifrons::errc::unexpected_end && r.offset() == out.size(), "reader state");
+  check(!r.ok() && r.code() == bifrons::errc::unexpected_end && r.offset() == out.size(), "reader state");
 
   // read<T>() reads the next value as a new T (also a T without a default constructor that bifrons
   // makes with its load_and_construct; see api_hooks.cpp).

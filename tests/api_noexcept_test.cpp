@@ -141,7 +141,7 @@ TEST(NoExcept, StrictReadingIsAnErrorCode) {
   std::set<int> s;
   r(s);
   EXPECT_FALSE(r.ok());
-  EXPECT_EQ(r.error(), errc::non_canonical);
+  EXPECT_EQ(r.code(), errc::non_canonical);
   EXPECT_EQ(r.offset(), 1u);
 #endif
 }
@@ -194,13 +194,13 @@ TEST(NoExcept, ReaderFailureIsSticky) {
   r(s);  // fails without throwing
   EXPECT_FALSE(r.ok());
   EXPECT_FALSE(r.done());
-  EXPECT_EQ(r.error(), errc::count_exceeds_input);
+  EXPECT_EQ(r.code(), errc::count_exceeds_input);
   EXPECT_EQ(r.offset(), 1u);
   int y = 5;
   r(y);  // later reads fail too, and leave their target alone
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(y, 5);
-  EXPECT_EQ(r.error(), errc::count_exceeds_input);
+  EXPECT_EQ(r.code(), errc::count_exceeds_input);
 #endif
 }
 
@@ -210,7 +210,7 @@ TEST(NoExcept, ReaderOverABadStreamIsNotOk) {
   const bifrons::reader r(in);  // no read yet: the constructor records the failure
   EXPECT_FALSE(r.ok());
   EXPECT_FALSE(r.done());
-  EXPECT_EQ(r.error(), errc::stream_error);
+  EXPECT_EQ(r.code(), errc::stream_error);
 }
 
 }  // namespace

@@ -1306,14 +1306,14 @@ TEST(Hooks, AHookThatThrowsAgainWhenReadFromDefaultsFailsAsAFreshRead) {
   bifrons::reader r(b);
   EXPECT_THROW(r(reused), std::runtime_error);
   EXPECT_FALSE(r.ok());
-  EXPECT_EQ(r.error(), errc::user_error);
+  EXPECT_EQ(r.code(), errc::user_error);
   EXPECT_EQ(r.offset(), 0u);
   // The second element of a reused vector: the struct starts at byte 4.
   std::vector<CheckedWithLimit> v{{0, 1, 2}, {-10, 50, 7}};
   const bytes two = B({0x02, 0x04, 0x00, 0x02, 0x04, 0x04, 0x02});
   bifrons::reader in_vector(two);
   EXPECT_THROW(in_vector(v), std::runtime_error);
-  EXPECT_EQ(in_vector.error(), errc::user_error);
+  EXPECT_EQ(in_vector.code(), errc::user_error);
   EXPECT_EQ(in_vector.offset(), 4u);
 }
 

@@ -328,7 +328,7 @@ void check_reader(std::span<const std::byte> in, const status& expected, const w
   } catch (const bifrons::error& e) {
     s = {e.code(), e.offset(), e.bytes_missing()};
     EXPECT_EQ(r.bytes_missing(), e.bytes_missing()) << at;
-    EXPECT_EQ(r.error(), e.code()) << at;
+    EXPECT_EQ(r.code(), e.code()) << at;
     EXPECT_EQ(r.offset(), e.offset()) << at;
     EXPECT_FALSE(r.ok()) << at;
   }
@@ -876,7 +876,7 @@ TEST(StreamBudget, AStreamLongerThanTheBudgetIsRefusedWithoutBufferingIt) {
   small.max_alloc_bytes = 1024;
   const status s = counting::track([&] {
     bifrons::reader r(stream, small);
-    return status{r.error(), r.offset()};
+    return status{r.code(), r.offset()};
   });
   EXPECT_EQ(s, (status{errc::allocation_limit_exceeded, 1024}));
   EXPECT_LE(counting::g.peak, 2 * 1024u);
@@ -898,7 +898,7 @@ TEST(StreamBudget, TheBufferedBytesCountTowardTheBudget) {
       r(out);
     } catch (const bifrons::error&) {
     }
-    return status{r.error(), r.ok() ? 0 : r.offset()};
+    return status{r.code(), r.ok() ? 0 : r.offset()};
   };
   EXPECT_EQ(read_with(1201), (status{errc::allocation_limit_exceeded, 0}));
   EXPECT_EQ(read_with(1202), status{});
@@ -1045,7 +1045,7 @@ TYPED_TEST(Depth, HundredThousandLevelsHitTheDepthLimit) {
   bifrons::reader r(deep.data);
   T value{};
   EXPECT_THROW(r(value), bifrons::error);
-  EXPECT_EQ(r.error(), limit.code);
+  EXPECT_EQ(r.code(), limit.code);
   EXPECT_EQ(r.offset(), limit.offset);
 
   // Every truncation of the deep input fails cleanly too (sampled).

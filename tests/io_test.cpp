@@ -45,7 +45,7 @@ void read_expected(Source& source) {
   EXPECT_EQ(r.offset(), bifrons::serialized_size(m1));
   r(n, s)(b);
   EXPECT_TRUE(r.ok());
-  EXPECT_EQ(r.error(), errc::ok);
+  EXPECT_EQ(r.code(), errc::ok);
   EXPECT_TRUE(r.done());
   EXPECT_EQ(r.remaining(), 0u);
   EXPECT_EQ(r.offset(), expected_stream().size());
@@ -139,7 +139,7 @@ TEST(Reader, EmptyInputIsDoneAtOnce) {
   EXPECT_EQ(r.offset(), 0u);
   int x = 0;
   EXPECT_THROW(r(x), bifrons::error);
-  EXPECT_EQ(r.error(), errc::unexpected_end);
+  EXPECT_EQ(r.code(), errc::unexpected_end);
 }
 
 TEST(Reader, ErrorsThrowAndStick) {
@@ -159,13 +159,13 @@ TEST(Reader, ErrorsThrowAndStick) {
   }
   EXPECT_FALSE(r.ok());
   EXPECT_FALSE(r.done());
-  EXPECT_EQ(r.error(), errc::count_exceeds_input);
+  EXPECT_EQ(r.code(), errc::count_exceeds_input);
   EXPECT_EQ(r.offset(), 1u);  // the failure's offset, not the position
   // Every later read fails too, with the first error.
   int y = 5;
   EXPECT_THROW(r(y), bifrons::error);
   EXPECT_EQ(y, 5);
-  EXPECT_EQ(r.error(), errc::count_exceeds_input);
+  EXPECT_EQ(r.code(), errc::count_exceeds_input);
 }
 
 TEST(Reader, BadIstreamIsAStreamError) {
@@ -173,7 +173,7 @@ TEST(Reader, BadIstreamIsAStreamError) {
   is.setstate(std::ios::badbit);
   bifrons::reader r(is);
   EXPECT_FALSE(r.ok());
-  EXPECT_EQ(r.error(), errc::stream_error);
+  EXPECT_EQ(r.code(), errc::stream_error);
   int x = 0;
   EXPECT_THROW(r(x), bifrons::error);
 }
@@ -197,7 +197,7 @@ TEST(Reader, ReadOptionsApply) {
   bifrons::reader r(b, bifrons::read_options{.max_elements = 9});
   std::vector<int> v;
   EXPECT_THROW(r(v), bifrons::error);
-  EXPECT_EQ(r.error(), errc::element_limit_exceeded);
+  EXPECT_EQ(r.code(), errc::element_limit_exceeded);
 }
 
 /// A newer writer's struct has an extra field; an older reader skips it and stays in step.
@@ -233,7 +233,7 @@ TEST(Reader, StrictReadingJudgesEachValueByItsOwnBytes) {
   EXPECT_TRUE(lenient.done());
   bifrons::reader strict(b, bifrons::read_options{.canonical_only = true});
   EXPECT_THROW(strict(first), bifrons::error);
-  EXPECT_EQ(strict.error(), errc::non_canonical);
+  EXPECT_EQ(strict.code(), errc::non_canonical);
   EXPECT_EQ(strict.offset(), 0u);
   // V2 readers find both values canonical.
   bifrons::reader same_version(b, bifrons::read_options{.canonical_only = true});
@@ -249,7 +249,7 @@ TEST(Reader, StrictReadingJudgesEachValueByItsOwnBytes) {
   std::set<int> numbers;
   second_value(a);
   EXPECT_THROW(second_value(numbers), bifrons::error);
-  EXPECT_EQ(second_value.error(), errc::non_canonical);
+  EXPECT_EQ(second_value.code(), errc::non_canonical);
   EXPECT_EQ(second_value.offset(), 7u);
 }
 
@@ -264,7 +264,7 @@ TEST(Reader, ReadMakesNewObjects) {
   EXPECT_EQ(five, 5);
   // Not an optional on the wire: the tag 06 is neither 0 nor 1.
   EXPECT_THROW((void)r.read<std::optional<Made>>(), bifrons::error);
-  EXPECT_EQ(r.error(), bifrons::errc::invalid_value);
+  EXPECT_EQ(r.code(), bifrons::errc::invalid_value);
   EXPECT_EQ(r.offset(), 5u);
 }
 

@@ -108,7 +108,12 @@ class reader {
   }
 
   [[nodiscard]] bool ok() const noexcept { return !src_.failed(); }
-  [[nodiscard]] errc error() const noexcept { return src_.error(); }
+  /// The first failure's code (errc::ok while none), as result::code() and error::code() say it.
+  [[nodiscard]] errc code() const noexcept { return src_.error(); }
+  [[deprecated("bifrons: reader::error() is now reader::code(), the name result and error use")]] [[nodiscard]] errc
+  error() const noexcept {
+    return code();
+  }
   /// The byte where the first failure happened, or the current position.
   [[nodiscard]] std::size_t offset() const noexcept { return ok() ? src_.offset() : src_.error_offset(); }
   /// After unexpected_end or count_exceeds_input: at least how many more bytes the value that ran

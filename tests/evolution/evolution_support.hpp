@@ -759,7 +759,7 @@ void check_stream() {
   bifrons::reader r(buffer);
   r(before, got_first, between);
   r(got_second, after);
-  ASSERT_TRUE(r.ok()) << bifrons::describe(r.error()) << " at " << r.offset();
+  ASSERT_TRUE(r.ok()) << bifrons::describe(r.code()) << " at " << r.offset();
   EXPECT_TRUE(r.done());
   EXPECT_EQ(r.offset(), buffer.size());
   EXPECT_EQ(before, -77);

@@ -117,7 +117,7 @@ TEST(StreamErrors, OldReaderStopsAtACorruptEnvelopeAndReportsWhereTheInputEnded)
   EXPECT_EQ(r.offset(), first_size);
   EXPECT_THROW(r(b), bifrons::error);
   EXPECT_FALSE(r.ok());
-  EXPECT_EQ(r.error(), bifrons::errc::unexpected_end);
+  EXPECT_EQ(r.code(), bifrons::errc::unexpected_end);
   EXPECT_EQ(r.offset(), first_size + 2);
   EXPECT_EQ(r.bytes_missing(), 62u);  // 63 announced, 1 there
 }

@@ -147,7 +147,7 @@ TYPED_TEST(Widening, OldReaderGivenValueThatDoesNotFitGetsOutOfRange) {
     N out{};
     EXPECT_THROW(r(out), bifrons::error);
     EXPECT_FALSE(r.ok());
-    EXPECT_EQ(r.error(), errc::value_out_of_range);
+    EXPECT_EQ(r.code(), errc::value_out_of_range);
     EXPECT_EQ(r.offset(), 0u);
   }
 }

@@ -108,7 +108,7 @@ reader_outcome read_all(const context& ctx, bifrons::reader& r, Tuple& values, b
   }
   o.ok = r.ok();
   o.done = r.done();
-  o.error = r.error();
+  o.error = r.code();
   o.offset = r.offset();
   ctx.check(o.ok == (o.error == bifrons::errc::ok), "reader: ok() and error() disagree");
   ctx.check(o.ok == (o.thrown == bifrons::errc::ok), "reader: ok() but it threw, or failed without throwing");

@@ -35,7 +35,7 @@ class source {
         end_(data + size),
         depth_left_(options.max_depth),
         max_depth_(options.max_depth),
-        alloc_left_(options.max_alloc_bytes),
+        budget_left_(options.max_alloc_bytes),
         max_elements_(options.max_elements),
         max_bucket_size_(options.max_bucket_size),
         objects_left_(options.max_objects),
@@ -207,18 +207,18 @@ class source {
   /// first byte of the value that needs the storage.
   BIFRONS_INLINE bool charge(const std::byte* where, std::uint64_t count, std::size_t size) noexcept {
     // Checked multiplication: count * size must not wrap before the comparison.
-    if (size != 0 && count > alloc_left_ / size) [[unlikely]] {
+    if (size != 0 && count > budget_left_ / size) [[unlikely]] {
       fail_at(errc::allocation_limit_exceeded, where);
       return false;
     }
-    alloc_left_ -= static_cast<std::size_t>(count) * size;
+    budget_left_ -= static_cast<std::size_t>(count) * size;
     return true;
   }
   /// The allocation budget left, and putting back a value saved earlier: a struct that is reset
   /// and read again (struct_codec) has freed what its first pass charged.
-  [[nodiscard]] std::size_t budget_left() const noexcept { return alloc_left_; }
+  [[nodiscard]] std::size_t budget_left() const noexcept { return budget_left_; }
   [[nodiscard]] std::size_t max_bucket_size() const noexcept { return max_bucket_size_; }
-  void restore_budget(std::size_t left) noexcept { alloc_left_ = left; }
+  void restore_budget(std::size_t left) noexcept { budget_left_ = left; }
 
   BIFRONS_INLINE bool enter() noexcept {
     if (depth_left_ == 0) [[unlikely]] {
@@ -453,7 +453,7 @@ class source {
   const std::byte* end_;
   std::size_t depth_left_;
   std::size_t max_depth_;
-  std::size_t alloc_left_;
+  std::size_t budget_left_;
   std::size_t max_elements_;
   std::size_t max_bucket_size_;
   std::size_t objects_left_;
