@@ -295,7 +295,8 @@ class streaming_call final : public server_call<Request> {
 /// server starts; a call to any other method ends with UNIMPLEMENTED. Requests are read with the
 /// read_options given here: a client that gRPC lets in still meets the library's limits (gRPC's
 /// own limit on a message's size, 4 MiB by default, applies before). Handlers run on gRPC's
-/// callback threads, like every callback service's: they should not block for long.
+/// callback threads, like every callback service's: they should not block for long, and one handler
+/// may run for several calls at once.
 class service : public ::grpc::CallbackGenericService {
  public:
   explicit service(const read_options& options = {}) : options_(options) {}
@@ -392,6 +393,10 @@ class response_reader<Response>::call final : public ::grpc::ClientBidiReactor<:
     request_ = std::move(request);
     stub.PrepareBidiStreamingCall(&context_, path, ::grpc::StubOptions(), this);
     this->StartWriteLast(&request_, ::grpc::WriteOptions());
+    // read() starts reads from the caller's thread: the hold keeps gRPC from ending the call (and
+    // calling OnDone) between two of them. Released once no read will be started.
+    this->AddHold();
+    held_ = true;
     this->StartCall();
   }
 
@@ -415,9 +420,13 @@ class response_reader<Response>::call final : public ::grpc::ClientBidiReactor<:
       ended_ = true;
       lock.unlock();
       context_.TryCancel();
+      release();
       return false;
     }
-    return !ended_;
+    if (!ended_) return true;
+    lock.unlock();
+    release();
+    return false;
   }
 
   ::grpc::Status finish() {
@@ -428,11 +437,22 @@ class response_reader<Response>::call final : public ::grpc::ClientBidiReactor<:
       context_.TryCancel();
       lock.lock();
     }
+    lock.unlock();
+    release();
+    lock.lock();
     changed_.wait(lock, [&] { return done_; });
     return read_failure_.ok() ? status_ : read_failure_;
   }
 
   void abandon() { (void)finish(); }
+
+  // Called from the caller's thread only (read, finish), so held_ needs no lock.
+  void release() {
+    if (held_) {
+      held_ = false;
+      this->RemoveHold();
+    }
+  }
 
   void OnReadDone(bool ok) override {
     std::lock_guard lock(mutex_);
@@ -453,6 +473,7 @@ class response_reader<Response>::call final : public ::grpc::ClientBidiReactor<:
   ::grpc::ByteBuffer request_;
   std::mutex mutex_;
   std::condition_variable changed_;
+  bool held_ = false;
   bool reading_ = false;
   bool ended_ = false;
   bool done_ = false;
@@ -527,6 +548,7 @@ class SerializationTraits<bifrons::grpc::message<T>, void> {
     return bifrons::grpc::write_message(std::as_const(message.value()), *buffer);
   }
   static Status Deserialize(ByteBuffer* buffer, bifrons::grpc::message<T>* message) {
+    static_assert(!std::is_const_v<T>, "bifrons: message<const T> can be sent, not received: receive a message<T>");
     Status status = bifrons::grpc::read_message(*buffer, message->value(), message->options());
     buffer->Clear();
     message->set_read_status(status);

@@ -325,6 +325,34 @@ TEST(GrpcService, AClientThatStopsReadingCancelsTheStream) {
   EXPECT_TRUE(client.call(echo, context, sample_account(), reply).ok());
 }
 
+TEST(GrpcService, ConcurrentCallsFromManyThreads) {
+  bifrons::grpc::service service;
+  add_account_methods(service);
+  test_server server(service);
+  const bifrons::grpc::client client(server.channel());
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (std::int32_t t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (std::int32_t i = 0; i < 20; ++i) {
+        grpc::ClientContext context;
+        set_deadline(context);
+        Account reply;
+        if (!client.call(lookup, context, Lookup{t * 100 + i}, reply).ok() || reply.id != t * 100 + i) ++failures;
+        grpc::ClientContext stream_context;
+        set_deadline(stream_context);
+        auto reader = client.call(orders, stream_context, Range{t, 10});
+        std::int32_t expected = t;
+        for (Order order; reader.read(order); ++expected)
+          if (order.id != expected) ++failures;
+        if (!reader.finish().ok() || expected != t + 10) ++failures;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
 TEST(GrpcService, HostileBytesAreInvalidArgumentAndTheServerKeepsServing) {
   bifrons::grpc::service service;
   add_account_methods(service);
