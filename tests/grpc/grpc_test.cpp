@@ -119,6 +119,24 @@ void add_account_methods(bifrons::grpc::service& service) {
   });
 }
 
+// Starts a callback call with start(done) and waits for done (the call has a deadline).
+template <class Start>
+grpc::Status wait_for_call(Start start) {
+  std::mutex mutex;
+  std::condition_variable done_changed;
+  bool done = false;
+  grpc::Status status;
+  start([&](grpc::Status s) {
+    std::lock_guard lock(mutex);
+    status = std::move(s);
+    done = true;
+    done_changed.notify_one();
+  });
+  std::unique_lock lock(mutex);
+  done_changed.wait(lock, [&] { return done; });
+  return status;
+}
+
 // Sends raw bytes to a method, as a hostile client could (gRPC's byte-level generic stub).
 grpc::Status call_raw(const std::shared_ptr<grpc::Channel>& channel, const std::string& method,
                       const std::vector<std::byte>& bytes, grpc::ByteBuffer* reply = nullptr) {
@@ -128,18 +146,9 @@ grpc::Status call_raw(const std::shared_ptr<grpc::Channel>& channel, const std::
   grpc::Slice slice(bytes.data(), bytes.size());
   grpc::ByteBuffer request(&slice, 1);
   grpc::ByteBuffer response;
-  std::mutex mutex;
-  std::condition_variable done_changed;
-  bool done = false;
-  grpc::Status status;
-  stub.UnaryCall(&context, method, grpc::StubOptions(), &request, &response, [&](grpc::Status s) {
-    std::lock_guard lock(mutex);
-    status = std::move(s);
-    done = true;
-    done_changed.notify_one();
+  const grpc::Status status = wait_for_call([&](auto done) {
+    stub.UnaryCall(&context, method, grpc::StubOptions(), &request, &response, std::move(done));
   });
-  std::unique_lock lock(mutex);
-  done_changed.wait(lock, [&] { return done; });
   if (reply) *reply = response;
   return status;
 }
@@ -407,6 +416,70 @@ TEST(GrpcService, HostileBytesAreInvalidArgumentAndTheServerKeepsServing) {
   Account reply;
   EXPECT_TRUE(client.call(echo, context, sample_account(), reply).ok());
   EXPECT_EQ(reply, sample_account());
+}
+
+// A call that ends without a request (a raw client that only half-closes).
+grpc::Status call_without_request(const std::shared_ptr<grpc::Channel>& channel, const std::string& method) {
+  class reactor final : public grpc::ClientBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
+   public:
+    void OnDone(const grpc::Status& s) override {
+      std::lock_guard lock(mutex);
+      status = s;
+      done = true;
+      done_changed.notify_one();
+    }
+    std::mutex mutex;
+    std::condition_variable done_changed;
+    bool done = false;
+    grpc::Status status;
+  } call;
+  grpc::GenericStub stub(channel);
+  grpc::ClientContext context;
+  set_deadline(context);
+  stub.PrepareBidiStreamingCall(&context, method, grpc::StubOptions(), &call);
+  call.StartWritesDone();
+  call.StartCall();
+  std::unique_lock lock(call.mutex);
+  call.done_changed.wait(lock, [&] { return call.done; });
+  return call.status;
+}
+
+TEST(GrpcService, ACallWithoutARequestOrWithBadBytesOnAStreamIsRefused) {
+  bifrons::grpc::service service;
+  add_account_methods(service);
+  test_server server(service);
+  const auto channel = server.channel();
+  grpc::Status status = call_without_request(channel, echo.path);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(status.error_message(), "before its request")) << status.error_message();
+  EXPECT_EQ(call_without_request(channel, orders.path).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  const std::vector<std::byte> bad{std::byte{0x7f}, std::byte{1}};
+  status = call_raw(channel, orders.path, bad);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), bifrons::try_from_bytes<Range>(bad).message());
+}
+
+// gRPC's own generic stub with message<T> on both sides (the async and reactor APIs take the
+// same types), beside bifrons::grpc::client.
+TEST(GrpcService, GrpcsTemplatedGenericStubTakesMessages) {
+  bifrons::grpc::service service;
+  add_account_methods(service);
+  test_server server(service);
+  grpc::TemplatedGenericStub<bifrons::grpc::message<const Account>, bifrons::grpc::message<Account>> stub(
+      server.channel());
+  const Account request = sample_account();
+  Account reply;
+  const bifrons::grpc::message<const Account> out(request);
+  bifrons::grpc::message<Account> in(reply);
+  grpc::ClientContext context;
+  set_deadline(context);
+  const grpc::Status status = wait_for_call([&](auto done) {
+    stub.UnaryCall(&context, echo.path, grpc::StubOptions(), &out, &in, std::move(done));
+  });
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(reply, request);
+  EXPECT_TRUE(in.read_status().ok());
 }
 
 TEST(GrpcService, UnknownMethodIsUnimplemented) {
