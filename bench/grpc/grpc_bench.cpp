@@ -9,6 +9,7 @@
 //   grpc_bench              2 s per case
 //   grpc_bench --smoke      a few calls per case: every answer checked, no timing worth reading
 #include <bifrons/grpc.hpp>
+#include <bifrons/types/array.hpp>
 #include <bifrons/types/string.hpp>
 #include <bifrons/types/vector.hpp>
 #include <grpcpp/create_channel.h>
@@ -24,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <iterator>
 #include <memory>
@@ -32,33 +34,12 @@
 #include <thread>
 #include <vector>
 
+#include "../harness/models.hpp"
 #include "copy_counter.hpp"
 #include "grpc_bench.grpc.pb.h"
 
 namespace model {
-enum class Side : std::uint8_t { buy, sell };
-enum class Kind : std::uint8_t { market, limit, stop };
-struct Order {
-  std::int32_t id = 0;
-  std::string symbol;
-  Side side = Side::buy;
-  Kind type = Kind::market;
-  double price = 0;
-  double volume = 0;
-  friend bool operator==(const Order&, const Order&) = default;
-};
-struct Balance {
-  std::string currency;
-  double amount = 0;
-  friend bool operator==(const Balance&, const Balance&) = default;
-};
-struct Account {
-  std::int32_t id = 0;
-  std::string name;
-  Balance wallet;
-  std::vector<Order> orders;
-  friend bool operator==(const Account&, const Account&) = default;
-};
+using bench::model::Account;
 struct Blob {
   std::vector<std::byte> payload;
   friend bool operator==(const Blob&, const Blob&) = default;
@@ -73,34 +54,24 @@ const bifrons::grpc::unary_method<model::Blob, model::Blob> echo_blob{"/bifrons_
 
 constexpr std::size_t payload_size = std::size_t{1} << 20;
 
-// The suite's Account (bench/harness/models.hpp, make_account), both ways.
-model::Account make_account() {
-  return {1,
-          "Test",
-          {"USD", 1000.0},
-          {{1, "EURUSD", model::Side::buy, model::Kind::market, 1.23456, 1000.0},
-           {2, "EURUSD", model::Side::sell, model::Kind::limit, 1.0, 100.0},
-           {3, "EURUSD", model::Side::buy, model::Kind::stop, 1.5, 10.0}}};
-}
-bifrons_bench::Account make_proto_account() {
-  bifrons_bench::Account a;
-  a.set_id(1);
-  a.set_name("Test");
-  a.mutable_wallet()->set_currency("USD");
-  a.mutable_wallet()->set_amount(1000.0);
-  const auto add = [&](std::int32_t id, bifrons_bench::Side side, bifrons_bench::Kind kind, double price,
-                       double volume) {
-    bifrons_bench::Order* o = a.add_orders();
-    o->set_id(id);
-    o->set_symbol("EURUSD");
-    o->set_side(side);
-    o->set_type(kind);
-    o->set_price(price);
-    o->set_volume(volume);
-  };
-  add(1, bifrons_bench::BUY, bifrons_bench::MARKET, 1.23456, 1000.0);
-  add(2, bifrons_bench::SELL, bifrons_bench::LIMIT, 1.0, 100.0);
-  add(3, bifrons_bench::BUY, bifrons_bench::STOP, 1.5, 10.0);
+// The suite's Account (bench/harness/models.hpp, make_account) as its protobuf message, field for
+// field as the suite's protobuf adapter fills it.
+benchpb::Account to_proto(const model::Account& account) {
+  benchpb::Account a;
+  a.set_id(account.id);
+  a.set_name(account.name);
+  a.mutable_wallet()->set_currency(account.wallet.currency,
+                                   strnlen(account.wallet.currency, sizeof account.wallet.currency));
+  a.mutable_wallet()->set_amount(account.wallet.amount);
+  for (const bench::model::Order& order : account.orders) {
+    benchpb::Order* o = a.add_orders();
+    o->set_id(order.id);
+    o->set_symbol(order.symbol, strnlen(order.symbol, sizeof order.symbol));
+    o->set_side(static_cast<benchpb::OrderSide>(order.side));
+    o->set_type(static_cast<benchpb::OrderType>(order.type));
+    o->set_price(order.price);
+    o->set_volume(order.volume);
+  }
   return a;
 }
 std::vector<std::byte> make_payload() {
@@ -109,40 +80,22 @@ std::vector<std::byte> make_payload() {
   return p;
 }
 
-class proto_echo final : public bifrons_bench::Echo::CallbackService {
-  grpc::ServerUnaryReactor* EchoAccount(grpc::CallbackServerContext* context, const bifrons_bench::Account* in,
-                                        bifrons_bench::Account* out) override {
+class proto_echo final : public bifrons_grpc_bench::Echo::CallbackService {
+  grpc::ServerUnaryReactor* EchoAccount(grpc::CallbackServerContext* context, const benchpb::Account* in,
+                                        benchpb::Account* out) override {
     *out = *in;
     grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
     reactor->Finish(grpc::Status::OK);
     return reactor;
   }
-  grpc::ServerUnaryReactor* EchoBlob(grpc::CallbackServerContext* context, const bifrons_bench::Blob* in,
-                                     bifrons_bench::Blob* out) override {
+  grpc::ServerUnaryReactor* EchoBlob(grpc::CallbackServerContext* context, const bifrons_grpc_bench::Blob* in,
+                                     bifrons_grpc_bench::Blob* out) override {
     *out = *in;
     grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
     reactor->Finish(grpc::Status::OK);
     return reactor;
   }
 };
-
-// Waits for a callback call, as bifrons::grpc::client does.
-template <class Start>
-grpc::Status wait_for(Start start) {
-  std::mutex mutex;
-  std::condition_variable done_changed;
-  bool done = false;
-  grpc::Status status;
-  start([&](grpc::Status s) {
-    std::lock_guard lock(mutex);
-    status = std::move(s);
-    done = true;
-    done_changed.notify_one();
-  });
-  std::unique_lock lock(mutex);
-  done_changed.wait(lock, [&] { return done; });
-  return status;
-}
 
 void set_deadline(grpc::ClientContext& context) {
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
@@ -219,12 +172,12 @@ int main(int argc, char** argv) {
   const auto channel = grpc::CreateCustomChannel("127.0.0.1:" + std::to_string(port),
                                                  grpc::InsecureChannelCredentials(), arguments);
   const bifrons::grpc::client client(channel);
-  const auto stub = bifrons_bench::Echo::NewStub(channel);
+  const auto stub = bifrons_grpc_bench::Echo::NewStub(channel);
 
-  const model::Account account = make_account();
-  const bifrons_bench::Account proto_account = make_proto_account();
+  const model::Account account = bench::model::make_account();
+  const benchpb::Account proto_account = to_proto(account);
   model::Blob blob{make_payload()};
-  bifrons_bench::Blob proto_blob;
+  bifrons_grpc_bench::Blob proto_blob;
   proto_blob.set_payload(reinterpret_cast<const char*>(blob.payload.data()), blob.payload.size());
 
   const std::function<bool()> bifrons_account_call = [&] {
@@ -236,9 +189,10 @@ int main(int argc, char** argv) {
   const std::function<bool()> proto_account_call = [&] {
     grpc::ClientContext context;
     set_deadline(context);
-    bifrons_bench::Account reply;
-    const grpc::Status status =
-        wait_for([&](auto done) { stub->async()->EchoAccount(&context, &proto_account, &reply, done); });
+    benchpb::Account reply;
+    const grpc::Status status = bifrons::grpc::detail::wait_for_callback([&](auto done) {
+      stub->async()->EchoAccount(&context, &proto_account, &reply, done);
+    });
     return status.ok() && reply.orders_size() == 3 && reply.orders(2).price() == 1.5;
   };
   const std::function<bool()> bifrons_blob_call = [&] {
@@ -250,9 +204,10 @@ int main(int argc, char** argv) {
   const std::function<bool()> proto_blob_call = [&] {
     grpc::ClientContext context;
     set_deadline(context);
-    bifrons_bench::Blob reply;
-    const grpc::Status status =
-        wait_for([&](auto done) { stub->async()->EchoBlob(&context, &proto_blob, &reply, done); });
+    bifrons_grpc_bench::Blob reply;
+    const grpc::Status status = bifrons::grpc::detail::wait_for_callback([&](auto done) {
+      stub->async()->EchoBlob(&context, &proto_blob, &reply, done);
+    });
     return status.ok() && reply.payload().size() == payload_size;
   };
 

@@ -173,6 +173,27 @@ inline bool valid_method_path(std::string_view path) {
          path.find('/', slash + 1) == std::string_view::npos;
 }
 
+/// Starts a callback call with start(on_completion) and waits until gRPC calls on_completion: the
+/// blocking form of gRPC's callback API (which gRPC's generic stub offers alone). Waits as long as
+/// the call's deadline lets it run.
+template <class Start>
+::grpc::Status wait_for_callback(Start start) {
+  std::mutex mutex;
+  std::condition_variable done_changed;
+  bool done = false;
+  ::grpc::Status status;
+  start(std::function<void(::grpc::Status)>([&](::grpc::Status s) {
+    // Notified under the lock: the waiter cannot return and destroy these before it is done.
+    std::lock_guard lock(mutex);
+    status = std::move(s);
+    done = true;
+    done_changed.notify_one();
+  }));
+  std::unique_lock lock(mutex);
+  done_changed.wait(lock, [&] { return done; });
+  return status;
+}
+
 inline ::grpc::Status handler_threw() {
   // What gRPC's own synchronous server answers when a handler throws: the exception's text may
   // hold what the client should not see.
@@ -497,19 +518,10 @@ class client {
     if (::grpc::Status written = write_message(request, out); !written.ok()) return written;
     Response value{};
     message<Response> incoming(value, options_);
-    std::mutex mutex;
-    std::condition_variable done_changed;
-    bool done = false;
-    ::grpc::Status status;
     ::grpc::TemplatedGenericStub<::grpc::ByteBuffer, message<Response>> stub(channel_);
-    stub.UnaryCall(&context, method.path, ::grpc::StubOptions(), &out, &incoming, [&](::grpc::Status s) {
-      std::lock_guard lock(mutex);
-      status = std::move(s);
-      done = true;
-      done_changed.notify_one();
+    const ::grpc::Status status = detail::wait_for_callback([&](std::function<void(::grpc::Status)> done) {
+      stub.UnaryCall(&context, method.path, ::grpc::StubOptions(), &out, &incoming, std::move(done));
     });
-    std::unique_lock lock(mutex);
-    done_changed.wait(lock, [&] { return done; });
     if (!incoming.read_status().ok()) return incoming.read_status();
     if (status.ok()) response = std::move(value);
     return status;

@@ -119,24 +119,6 @@ void add_account_methods(bifrons::grpc::service& service) {
   });
 }
 
-// Starts a callback call with start(done) and waits for done (the call has a deadline).
-template <class Start>
-grpc::Status wait_for_call(Start start) {
-  std::mutex mutex;
-  std::condition_variable done_changed;
-  bool done = false;
-  grpc::Status status;
-  start([&](grpc::Status s) {
-    std::lock_guard lock(mutex);
-    status = std::move(s);
-    done = true;
-    done_changed.notify_one();
-  });
-  std::unique_lock lock(mutex);
-  done_changed.wait(lock, [&] { return done; });
-  return status;
-}
-
 // Sends raw bytes to a method, as a hostile client could (gRPC's byte-level generic stub).
 grpc::Status call_raw(const std::shared_ptr<grpc::Channel>& channel, const std::string& method,
                       const std::vector<std::byte>& bytes, grpc::ByteBuffer* reply = nullptr) {
@@ -146,7 +128,7 @@ grpc::Status call_raw(const std::shared_ptr<grpc::Channel>& channel, const std::
   grpc::Slice slice(bytes.data(), bytes.size());
   grpc::ByteBuffer request(&slice, 1);
   grpc::ByteBuffer response;
-  const grpc::Status status = wait_for_call([&](auto done) {
+  const grpc::Status status = bifrons::grpc::detail::wait_for_callback([&](auto done) {
     stub.UnaryCall(&context, method, grpc::StubOptions(), &request, &response, std::move(done));
   });
   if (reply) *reply = response;
@@ -474,7 +456,7 @@ TEST(GrpcService, GrpcsTemplatedGenericStubTakesMessages) {
   bifrons::grpc::message<Account> in(reply);
   grpc::ClientContext context;
   set_deadline(context);
-  const grpc::Status status = wait_for_call([&](auto done) {
+  const grpc::Status status = bifrons::grpc::detail::wait_for_callback([&](auto done) {
     stub.UnaryCall(&context, echo.path, grpc::StubOptions(), &out, &in, std::move(done));
   });
   ASSERT_TRUE(status.ok()) << status.error_message();
