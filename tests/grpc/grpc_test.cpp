@@ -14,6 +14,7 @@
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server.h>
 #include <grpcpp/server_builder.h>
+#include <grpcpp/support/client_interceptor.h>
 #include <gtest/gtest.h>
 
 #include <array>
@@ -221,6 +222,41 @@ TEST(GrpcService, UnaryRoundTrip) {
   ASSERT_TRUE(client.call(lookup, with_metadata, Lookup{5}, reply).ok());
   EXPECT_EQ(reply.id, 5);
   EXPECT_EQ(reply.name, "from metadata");
+}
+
+// A client interceptor sees the method's gRPC name and adds metadata, as with generated stubs.
+class naming_interceptor final : public grpc::experimental::Interceptor {
+ public:
+  explicit naming_interceptor(std::string method) : method_(std::move(method)) {}
+  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+    if (methods->QueryInterceptionHookPoint(grpc::experimental::InterceptionHookPoints::PRE_SEND_INITIAL_METADATA))
+      methods->GetSendInitialMetadata()->emplace("x-name", "intercepted " + method_);
+    methods->Proceed();
+  }
+
+ private:
+  std::string method_;
+};
+struct naming_interceptor_factory final : grpc::experimental::ClientInterceptorFactoryInterface {
+  grpc::experimental::Interceptor* CreateClientInterceptor(grpc::experimental::ClientRpcInfo* info) override {
+    return new naming_interceptor(info->method());
+  }
+};
+
+TEST(GrpcService, ClientInterceptorsSeeTheMethod) {
+  bifrons::grpc::service service;
+  add_account_methods(service);
+  test_server server(service);
+  std::vector<std::unique_ptr<grpc::experimental::ClientInterceptorFactoryInterface>> interceptors;
+  interceptors.push_back(std::make_unique<naming_interceptor_factory>());
+  const bifrons::grpc::client client(grpc::experimental::CreateCustomChannelWithInterceptors(
+      "127.0.0.1:" + std::to_string(server.port), grpc::InsecureChannelCredentials(), grpc::ChannelArguments(),
+      std::move(interceptors)));
+  grpc::ClientContext context;
+  set_deadline(context);
+  Account reply;
+  ASSERT_TRUE(client.call(lookup, context, Lookup{3}, reply).ok());
+  EXPECT_EQ(reply.name, "intercepted /test.Accounts/Lookup");
 }
 
 TEST(GrpcService, HandlerStatusesDeadlinesAndExceptions) {
