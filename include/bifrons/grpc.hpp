@@ -378,7 +378,8 @@ class service : public ::grpc::CallbackGenericService {
 
 /// The responses of a server-streaming call, read one at a time (the next is asked of gRPC only
 /// when read() is called, so a fast server cannot fill the client's memory). Destroying it before
-/// the stream ended cancels the call and waits for gRPC to let go of it.
+/// the stream ended cancels the call and waits for gRPC to let go of it. The call's ClientContext
+/// must outlive the reader; the client that started it need not.
 template <message_type Response>
 class response_reader {
  public:
@@ -490,7 +491,8 @@ class response_reader<Response>::call final : public ::grpc::ClientBidiReactor<:
 
  private:
   ::grpc::ClientContext& context_;
-  const read_options& options_;
+  // A copy: the reader may outlive the client that started the call.
+  const read_options options_;
   ::grpc::ByteBuffer request_;
   std::mutex mutex_;
   std::condition_variable changed_;

@@ -561,6 +561,100 @@ TEST(GrpcService, ResponsesMeetTheClientsReadOptions) {
   EXPECT_TRUE(contains(stream_status.error_message(), "allocation budget exceeded")) << stream_status.error_message();
 }
 
+// A server that answers every call with the same bytes, whatever they are, `count` times (gRPC's
+// byte-level generic service): what a client meets from a broken or hostile peer.
+class raw_server final : public grpc::CallbackGenericService {
+ public:
+  raw_server(std::vector<std::byte> answer, int count) : answer_(std::move(answer)), count_(count) {}
+  grpc::ServerGenericBidiReactor* CreateReactor(grpc::GenericCallbackServerContext*) override {
+    class reactor final : public grpc::ServerGenericBidiReactor {
+     public:
+      reactor(const std::vector<std::byte>& answer, int count) : count_(count) {
+        const grpc::Slice slice(answer.data(), answer.size());
+        out_ = grpc::ByteBuffer(&slice, 1);
+        StartRead(&in_);
+      }
+      void OnReadDone(bool) override {
+        for (int i = 0; i < count_; ++i) pending_.push_back(out_);
+        write_next();
+      }
+      void OnWriteDone(bool ok) override {
+        if (ok)
+          write_next();
+        else
+          Finish(grpc::Status::CANCELLED);
+      }
+      void OnDone() override { delete this; }
+
+     private:
+      void write_next() {
+        if (pending_.empty()) {
+          Finish(grpc::Status::OK);
+          return;
+        }
+        current_ = pending_.back();
+        pending_.pop_back();
+        StartWrite(&current_);
+      }
+      int count_;
+      grpc::ByteBuffer in_, out_, current_;
+      std::vector<grpc::ByteBuffer> pending_;
+    };
+    return new reactor(answer_, count_);
+  }
+
+ private:
+  std::vector<std::byte> answer_;
+  int count_;
+};
+
+TEST(GrpcClient, BadResponsesAreInvalidArgumentWithTheLibrarysText) {
+  std::vector<std::byte> bytes = bifrons::to_bytes(sample_account());
+  bytes.resize(bytes.size() / 2);
+  const std::string expected = bifrons::try_from_bytes<Account>(bytes).message();
+  const auto serve = [](grpc::CallbackGenericService& raw, int& port) {
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+    builder.RegisterCallbackGenericService(&raw);
+    return builder.BuildAndStart();
+  };
+  const auto connect = [](int port) {
+    return bifrons::grpc::client(grpc::CreateChannel("127.0.0.1:" + std::to_string(port),
+                                                     grpc::InsecureChannelCredentials()));
+  };
+
+  raw_server answers_once(bytes, 1);
+  int port = 0;
+  const std::unique_ptr<grpc::Server> server = serve(answers_once, port);
+  grpc::ClientContext context;
+  set_deadline(context);
+  Account reply{9, "unchanged", {}};
+  // A unary call answered with a message that does not read: the library's text.
+  const auto started = std::chrono::steady_clock::now();
+  grpc::Status status = connect(port).call(echo, context, sample_account(), reply);
+  // Not by the deadline: the call ended when the answer failed.
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), expected);
+  EXPECT_EQ(reply.name, "unchanged");
+
+  raw_server answers_thrice(bytes, 3);
+  int stream_port = 0;
+  const std::unique_ptr<grpc::Server> stream_server = serve(answers_thrice, stream_port);
+  const bifrons::grpc::server_streaming_method<Range, Account> accounts{"/test.Accounts/Stream"};
+  grpc::ClientContext stream_context;
+  set_deadline(stream_context);
+  const auto stream_started = std::chrono::steady_clock::now();
+  auto reader = connect(stream_port).call(accounts, stream_context, Range{0, 3});
+  EXPECT_FALSE(reader.read(reply));
+  status = reader.finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), expected);
+  EXPECT_LT(std::chrono::steady_clock::now() - stream_started, std::chrono::seconds(5));
+  server->Shutdown(in(std::chrono::seconds(5)));
+  stream_server->Shutdown(in(std::chrono::seconds(5)));
+}
+
 TEST(GrpcService, RefusesMalformedAndDuplicateMethodPaths) {
   bifrons::grpc::service service;
   auto handler = [](grpc::CallbackServerContext&, const Lookup&, Lookup&) { return grpc::Status::OK; };
