@@ -6,8 +6,10 @@
 // call through gRPC's callback API and wait for the answer, and both handlers copy the request
 // into the response.
 //
-//   grpc_bench              2 s per case
-//   grpc_bench --smoke      a few calls per case: every answer checked, no timing worth reading
+//   grpc_bench                    5 s per case
+//   grpc_bench --smoke            a few calls per case: every answer checked, no timing worth reading
+//   grpc_bench --profile LIBRARY  only 2,000 Account echoes through LIBRARY (protobuf or bifrons),
+//                                 one at a time: the program to run under a profiler
 #include <bifrons/grpc.hpp>
 #include <bifrons/types/array.hpp>
 #include <bifrons/types/string.hpp>
@@ -143,8 +145,9 @@ result measure(const std::function<bool()>& call, int threads, std::chrono::mill
 
 int main(int argc, char** argv) {
   const bool smoke = argc == 2 && std::string(argv[1]) == "--smoke";
-  if (argc > 1 && !smoke) {
-    std::fprintf(stderr, "usage: %s [--smoke]\n", argv[0]);
+  const std::string profiled = argc == 3 && std::string(argv[1]) == "--profile" ? argv[2] : "";
+  if (argc > 1 && !smoke && profiled != "protobuf" && profiled != "bifrons") {
+    std::fprintf(stderr, "usage: %s [--smoke | --profile protobuf|bifrons]\n", argv[0]);
     return 2;
   }
   const std::chrono::milliseconds duration(smoke ? 0 : 5000);  // per case, over all rounds
@@ -220,6 +223,14 @@ int main(int argc, char** argv) {
                               {"Account", "bifrons", &bifrons_account_call},
                               {"1 MiB", "protobuf", &proto_blob_call},
                               {"1 MiB", "bifrons", &bifrons_blob_call}};
+  if (!profiled.empty()) {
+    const std::function<bool()>& call = profiled == "bifrons" ? bifrons_account_call : proto_account_call;
+    bool all_ok = true;
+    for (int i = 0; i < 2000; ++i) all_ok = call() && all_ok;
+    server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    return all_ok ? 0 : 1;
+  }
+
   bool ok = true;
   // Rounds alternate between the libraries, so that a neighbour's load on the machine falls on
   // both; each row is the median round (by requests per second).
