@@ -9,6 +9,7 @@
 #include <bifrons/types/vector.hpp>
 #include <google/protobuf/wrappers.pb.h>
 #include <grpcpp/create_channel.h>
+#include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/impl/codegen/proto_utils.h>  // gRPC's traits for protobuf messages
 #include <grpcpp/security/credentials.h>
 #include <grpcpp/security/server_credentials.h>
@@ -498,6 +499,27 @@ TEST(GrpcService, GrpcsTemplatedGenericStubTakesMessages) {
   ASSERT_TRUE(status.ok()) << status.error_message();
   EXPECT_EQ(reply, request);
   EXPECT_TRUE(in.read_status().ok());
+}
+
+// gRPC's own services beside a bifrons service on one server: the health check answers (an empty
+// HealthCheckRequest is zero bytes; SERVING is field 1 = 1, the bytes 08 01).
+TEST(GrpcService, LivesBesideGrpcsHealthService) {
+  grpc::EnableDefaultHealthCheckService(true);
+  bifrons::grpc::service service;
+  add_account_methods(service);
+  test_server server(service);
+  grpc::EnableDefaultHealthCheckService(false);
+  grpc::ByteBuffer reply;
+  ASSERT_TRUE(call_raw(server.channel(), "/grpc.health.v1.Health/Check", {}, &reply).ok());
+  std::vector<grpc::Slice> slices;
+  ASSERT_TRUE(reply.Dump(&slices).ok());
+  std::string bytes;
+  for (const grpc::Slice& slice : slices) bytes.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
+  EXPECT_EQ(bytes, std::string("\x08\x01", 2));
+  grpc::ClientContext context;
+  set_deadline(context);
+  Account echoed;
+  EXPECT_TRUE(bifrons::grpc::client(server.channel()).call(echo, context, sample_account(), echoed).ok());
 }
 
 TEST(GrpcService, UnknownMethodIsUnimplemented) {
