@@ -506,7 +506,9 @@ class response_reader<Response>::call final : public ::grpc::ClientBidiReactor<:
 
 /// Calls bifrons methods over a channel. Responses are read with the read_options given here
 /// (a server is a peer too). Each call takes the caller's grpc::ClientContext, for deadlines,
-/// metadata and cancellation, and waits at most until its deadline.
+/// metadata and cancellation, and waits at most until its deadline. The calls block the calling
+/// thread (as gRPC's synchronous stubs do): a handler that calls another service through a client
+/// holds one of gRPC's callback threads meanwhile.
 class client {
  public:
   explicit client(std::shared_ptr<::grpc::ChannelInterface> channel, const read_options& options = {})
