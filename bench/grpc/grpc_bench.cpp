@@ -1,0 +1,275 @@
+// One echo service twice over 127.0.0.1: with protoc-generated protobuf messages and with bifrons
+// types through <bifrons/grpc.hpp>. The Account model of the benchmark suite and a 1 MiB payload;
+// requests per second and p50/p99 latency with one client thread and with 16 concurrent calls;
+// the bytes of the 1 MiB payload copied by memcpy/memmove in one round trip (copy_counter.cpp,
+// builds without sanitizers). Both servers are callback services in one process, both clients
+// call through gRPC's callback API and wait for the answer, and both handlers copy the request
+// into the response.
+//
+//   grpc_bench                    5 s per case
+//   grpc_bench --smoke            a few calls per case: every answer checked, no timing worth reading
+//   grpc_bench --profile LIBRARY  only 2,000 Account echoes through LIBRARY (protobuf or bifrons),
+//                                 one at a time: the program to run under a profiler
+#include <bifrons/grpc.hpp>
+#include <bifrons/types/array.hpp>
+#include <bifrons/types/string.hpp>
+#include <bifrons/types/vector.hpp>
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server.h>
+#include <grpcpp/server_builder.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <iterator>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../harness/models.hpp"
+#include "copy_counter.hpp"
+#include "grpc_bench.grpc.pb.h"
+
+namespace model {
+using bench::model::Account;
+struct Blob {
+  std::vector<std::byte> payload;
+  friend bool operator==(const Blob&, const Blob&) = default;
+};
+}  // namespace model
+
+namespace {
+
+const bifrons::grpc::unary_method<model::Account, model::Account> echo_account{
+    "/bifrons_bench.BifronsEcho/EchoAccount"};
+const bifrons::grpc::unary_method<model::Blob, model::Blob> echo_blob{"/bifrons_bench.BifronsEcho/EchoBlob"};
+
+constexpr std::size_t payload_size = std::size_t{1} << 20;
+
+// The suite's Account (bench/harness/models.hpp, make_account) as its protobuf message, field for
+// field as the suite's protobuf adapter fills it.
+benchpb::Account to_proto(const model::Account& account) {
+  benchpb::Account a;
+  a.set_id(account.id);
+  a.set_name(account.name);
+  a.mutable_wallet()->set_currency(account.wallet.currency,
+                                   strnlen(account.wallet.currency, sizeof account.wallet.currency));
+  a.mutable_wallet()->set_amount(account.wallet.amount);
+  for (const bench::model::Order& order : account.orders) {
+    benchpb::Order* o = a.add_orders();
+    o->set_id(order.id);
+    o->set_symbol(order.symbol, strnlen(order.symbol, sizeof order.symbol));
+    o->set_side(static_cast<benchpb::OrderSide>(order.side));
+    o->set_type(static_cast<benchpb::OrderType>(order.type));
+    o->set_price(order.price);
+    o->set_volume(order.volume);
+  }
+  return a;
+}
+std::vector<std::byte> make_payload() {
+  std::vector<std::byte> p(payload_size);
+  for (std::size_t i = 0; i < p.size(); ++i) p[i] = static_cast<std::byte>(i * 131 % 251);
+  return p;
+}
+
+class proto_echo final : public bifrons_grpc_bench::Echo::CallbackService {
+  grpc::ServerUnaryReactor* EchoAccount(grpc::CallbackServerContext* context, const benchpb::Account* in,
+                                        benchpb::Account* out) override {
+    *out = *in;
+    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+    reactor->Finish(grpc::Status::OK);
+    return reactor;
+  }
+  grpc::ServerUnaryReactor* EchoBlob(grpc::CallbackServerContext* context, const bifrons_grpc_bench::Blob* in,
+                                     bifrons_grpc_bench::Blob* out) override {
+    *out = *in;
+    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+    reactor->Finish(grpc::Status::OK);
+    return reactor;
+  }
+};
+
+void set_deadline(grpc::ClientContext& context) {
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+}
+
+struct result {
+  double rps = 0;
+  double p50_us = 0;
+  double p99_us = 0;
+  bool ok = true;
+};
+
+// Runs call() on `threads` threads, each until the time is up (or `calls` times in smoke mode).
+result measure(const std::function<bool()>& call, int threads, std::chrono::milliseconds duration, int calls) {
+  std::vector<std::vector<double>> latencies(static_cast<std::size_t>(threads));
+  std::atomic<bool> ok{true};
+  const auto start = std::chrono::steady_clock::now();
+  const auto end = start + duration;
+  std::vector<std::thread> workers;
+  for (std::size_t t = 0; t < latencies.size(); ++t) {
+    workers.emplace_back([&, t] {
+      for (int i = 0; calls > 0 ? i < calls : std::chrono::steady_clock::now() < end; ++i) {
+        const auto before = std::chrono::steady_clock::now();
+        if (!call()) ok = false;
+        latencies[t].push_back(
+            std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - before).count());
+      }
+    });
+  }
+  for (std::thread& w : workers) w.join();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::vector<double> all;
+  for (const auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
+  std::sort(all.begin(), all.end());
+  result r;
+  r.ok = ok && !all.empty();
+  if (all.empty()) return r;
+  r.rps = static_cast<double>(all.size()) / seconds;
+  r.p50_us = all[all.size() / 2];
+  r.p99_us = all[std::min(all.size() - 1, all.size() * 99 / 100)];
+  return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool smoke = argc == 2 && std::string(argv[1]) == "--smoke";
+  const std::string profiled = argc == 3 && std::string(argv[1]) == "--profile" ? argv[2] : "";
+  if (argc > 1 && !smoke && profiled != "protobuf" && profiled != "bifrons") {
+    std::fprintf(stderr, "usage: %s [--smoke | --profile protobuf|bifrons]\n", argv[0]);
+    return 2;
+  }
+  const std::chrono::milliseconds duration(smoke ? 0 : 5000);  // per case, over all rounds
+
+  bifrons::grpc::service bifrons_service;
+  bifrons_service.on(echo_account, [](grpc::CallbackServerContext&, const model::Account& in, model::Account& out) {
+    out = in;
+    return grpc::Status::OK;
+  });
+  bifrons_service.on(echo_blob, [](grpc::CallbackServerContext&, const model::Blob& in, model::Blob& out) {
+    out = in;
+    return grpc::Status::OK;
+  });
+  proto_echo proto_service;
+  int port = 0;
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  builder.SetMaxReceiveMessageSize(4 * static_cast<int>(payload_size));
+  builder.RegisterService(&proto_service);
+  builder.RegisterCallbackGenericService(&bifrons_service);
+  const std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server) return 1;
+  grpc::ChannelArguments arguments;
+  arguments.SetMaxReceiveMessageSize(4 * static_cast<int>(payload_size));
+  const auto channel = grpc::CreateCustomChannel("127.0.0.1:" + std::to_string(port),
+                                                 grpc::InsecureChannelCredentials(), arguments);
+  const bifrons::grpc::client client(channel);
+  const auto stub = bifrons_grpc_bench::Echo::NewStub(channel);
+
+  const model::Account account = bench::model::make_account();
+  const benchpb::Account proto_account = to_proto(account);
+  model::Blob blob{make_payload()};
+  bifrons_grpc_bench::Blob proto_blob;
+  proto_blob.set_payload(reinterpret_cast<const char*>(blob.payload.data()), blob.payload.size());
+
+  const std::function<bool()> bifrons_account_call = [&] {
+    grpc::ClientContext context;
+    set_deadline(context);
+    model::Account reply;
+    return client.call(echo_account, context, account, reply).ok() && reply == account;
+  };
+  const std::function<bool()> proto_account_call = [&] {
+    grpc::ClientContext context;
+    set_deadline(context);
+    benchpb::Account reply;
+    const grpc::Status status = bifrons::grpc::detail::wait_for_callback([&](auto done) {
+      stub->async()->EchoAccount(&context, &proto_account, &reply, done);
+    });
+    return status.ok() && reply.orders_size() == 3 && reply.orders(2).price() == 1.5;
+  };
+  const std::function<bool()> bifrons_blob_call = [&] {
+    grpc::ClientContext context;
+    set_deadline(context);
+    model::Blob reply;
+    return client.call(echo_blob, context, blob, reply).ok() && reply.payload.size() == payload_size;
+  };
+  const std::function<bool()> proto_blob_call = [&] {
+    grpc::ClientContext context;
+    set_deadline(context);
+    bifrons_grpc_bench::Blob reply;
+    const grpc::Status status = bifrons::grpc::detail::wait_for_callback([&](auto done) {
+      stub->async()->EchoBlob(&context, &proto_blob, &reply, done);
+    });
+    return status.ok() && reply.payload().size() == payload_size;
+  };
+
+  struct bench_case {
+    const char* message;
+    const char* library;
+    const std::function<bool()>* call;
+  };
+  const bench_case cases[] = {{"Account", "protobuf", &proto_account_call},
+                              {"Account", "bifrons", &bifrons_account_call},
+                              {"1 MiB", "protobuf", &proto_blob_call},
+                              {"1 MiB", "bifrons", &bifrons_blob_call}};
+  if (!profiled.empty()) {
+    const std::function<bool()>& call = profiled == "bifrons" ? bifrons_account_call : proto_account_call;
+    bool all_ok = true;
+    for (int i = 0; i < 2000; ++i) all_ok = call() && all_ok;
+    server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    return all_ok ? 0 : 1;
+  }
+
+  bool ok = true;
+  // Rounds alternate between the libraries, so that a neighbour's load on the machine falls on
+  // both; each row is the median round (by requests per second).
+  const int rounds = smoke ? 1 : 5;
+  std::printf("| message | library | threads | requests/s | p50 (us) | p99 (us) |\n|---|---|---|---|---|---|\n");
+  for (const int threads : {1, 16}) {
+    for (std::size_t pair = 0; pair < std::size(cases); pair += 2) {
+      std::vector<result> runs[2];
+      for (int round = 0; round < rounds; ++round)
+        for (std::size_t i = 0; i < 2; ++i)
+          runs[i].push_back(measure(*cases[pair + i].call, threads, duration / rounds, smoke ? 3 : 0));
+      for (std::size_t i = 0; i < 2; ++i) {
+        std::sort(runs[i].begin(), runs[i].end(), [](const result& a, const result& b) { return a.rps < b.rps; });
+        for (const result& r : runs[i]) ok = ok && r.ok;
+        const result& r = runs[i][runs[i].size() / 2];
+        const bench_case& c = cases[pair + i];
+        std::printf("| %s | %s | %d | %.0f | %.1f | %.1f |%s\n", c.message, c.library, threads, r.rps, r.p50_us,
+                    r.p99_us, r.ok ? "" : " FAILED");
+      }
+    }
+  }
+
+  // Copies of the payload in one echo (client write, server read, handler copy, server write,
+  // client read), counted after a warm-up call.
+  std::printf("\n| library | bytes copied by memcpy/memmove in one 1 MiB echo | payload copies |\n|---|---|---|\n");
+  for (const bench_case& c : cases) {
+    if (std::string(c.message) != "1 MiB") continue;
+    ok = (*c.call)() && ok;
+    if (!bench_copies::available()) {
+      std::printf("| %s | not counted (a sanitizer owns memcpy in this build) | |\n", c.library);
+      continue;
+    }
+    bench_copies::start();
+    ok = (*c.call)() && ok;
+    const std::uint64_t copied = bench_copies::stop();
+    std::printf("| %s | %llu | %.2f |\n", c.library, static_cast<unsigned long long>(copied),
+                static_cast<double>(copied) / static_cast<double>(payload_size));
+  }
+  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  if (!ok) std::printf("FAILED: a call failed or answered wrong\n");
+  return ok ? 0 : 1;
+}

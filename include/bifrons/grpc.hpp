@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// gRPC services whose requests and responses are plain C++ types: no .proto file, no protoc.
+// Only programs that include this header need gRPC (grpc++ 1.51 or later); the rest of bifrons
+// does not depend on it.
+//
+//   // Shared by server and client: the methods, named as gRPC names them.
+//   inline const bifrons::grpc::unary_method<GetRequest, GetReply> get{"/kv.Store/Get"};
+//   inline const bifrons::grpc::server_streaming_method<ScanRequest, Entry> scan{"/kv.Store/Scan"};
+//
+//   bifrons::grpc::service service;  // server: handlers by method, read_options for requests
+//   service.on(get, [&](grpc::CallbackServerContext&, const GetRequest& in, GetReply& out) {...});
+//   builder.RegisterCallbackGenericService(&service);
+//
+//   bifrons::grpc::client client(channel);  // client: blocking calls, any ClientContext
+//   grpc::Status status = client.call(get, context, request, reply);
+//
+// Requests and responses travel through gRPC's generic API (CallbackGenericService on the server,
+// TemplatedGenericStub on the client), so deadlines, metadata, compression, interceptors and
+// channel options work as with generated code. A message that does not read becomes
+// INVALID_ARGUMENT with the library's error text and offset; nothing throws through gRPC.
+
+#include <grpcpp/generic/async_generic_service.h>
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/impl/serialization_traits.h>
+#include <grpcpp/support/byte_buffer.h>
+#include <grpcpp/support/client_callback.h>
+#include <grpcpp/support/server_callback.h>
+#include <grpcpp/support/slice.h>
+#include <grpcpp/support/status.h>
+
+#include <concepts>
+#include <condition_variable>
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "core.hpp"
+#include "read_options.hpp"
+
+static_assert(BIFRONS_HAS_EXCEPTIONS,
+              "bifrons: <bifrons/grpc.hpp> needs exceptions: a user hook's exception becomes a gRPC status");
+
+namespace bifrons::grpc {
+
+/// A message type of this binding: default-constructible, as gRPC's generic API and the server's
+/// reactors hold one before they read it.
+template <class T>
+concept message_type = std::default_initializable<T> && std::movable<T> && !std::is_const_v<T> &&
+                       !std::is_reference_v<T>;
+
+/// Writes value's encoding into out as one slice, allocated once at size_bound(value) bytes.
+/// A value the writer refuses (pointers that cannot be written, or a save hook's exception)
+/// gives INTERNAL with the library's text: the sender is at fault, not the peer.
+template <class T>
+[[nodiscard]] ::grpc::Status write_message(const T& value, ::grpc::ByteBuffer& out) noexcept {
+  try {
+    ::grpc::Slice room(size_bound(value));
+    const std::span<std::byte> buffer(reinterpret_cast<std::byte*>(const_cast<std::uint8_t*>(room.begin())),
+                                      room.size());
+    const std::size_t used = to_bytes(value, buffer);
+    // sub() takes a reference to the same memory: no copy.
+    ::grpc::Slice message = used == room.size() ? std::move(room) : room.sub(0, used);
+    ::grpc::ByteBuffer whole(&message, 1);
+    out.Swap(&whole);
+    return ::grpc::Status::OK;
+  } catch (const std::exception& e) {
+    return {::grpc::StatusCode::INTERNAL, e.what()};
+  } catch (...) {
+    return {::grpc::StatusCode::INTERNAL, "bifrons: a save hook threw an exception that is not a std::exception"};
+  }
+}
+
+/// Reads one T from in, under options, into out (reusing its storage). A single slice is read
+/// where it lies; a message gRPC received in several slices is joined first (one copy). Bad
+/// bytes, or a user hook's exception, give INVALID_ARGUMENT with the library's text (the code,
+/// the byte offset); running out of memory gives RESOURCE_EXHAUSTED. Never throws.
+template <class T>
+[[nodiscard]] ::grpc::Status read_message(const ::grpc::ByteBuffer& in, T& out, const read_options& options) noexcept {
+  try {
+    ::grpc::Slice bytes;
+    if (!in.TrySingleSlice(&bytes).ok()) {
+      const ::grpc::Status joined = in.DumpToSingleSlice(&bytes);
+      if (!joined.ok()) return {::grpc::StatusCode::INVALID_ARGUMENT, "bifrons: no message: " + joined.error_message()};
+    }
+    from_bytes(std::span<const std::byte>(reinterpret_cast<const std::byte*>(bytes.begin()), bytes.size()), out,
+               options);
+    return ::grpc::Status::OK;
+  } catch (const std::bad_alloc&) {
+    return {::grpc::StatusCode::RESOURCE_EXHAUSTED, "bifrons: out of memory reading the message"};
+  } catch (const std::exception& e) {
+    return {::grpc::StatusCode::INVALID_ARGUMENT, e.what()};
+  } catch (...) {
+    return {::grpc::StatusCode::INVALID_ARGUMENT,
+            "bifrons: a load hook threw an exception that is not a std::exception"};
+  }
+}
+
+/// A T as a request or response type of gRPC's own templates (TemplatedGenericStub, the callback
+/// and async reactors): grpc::SerializationTraits<message<T>> writes *value and reads into it
+/// with options. A wrapper rather than a trait for every bifrons type: gRPC's traits for protobuf
+/// messages match every class derived from MessageLite, and a wrapper can never match both.
+/// It refers to the caller's T and options, which must outlive the call.
+template <class T>
+class message {
+ public:
+  explicit message(T& value, const read_options& options = detail::default_read_options) noexcept
+      : value_(&value), options_(&options) {}
+  [[nodiscard]] T& value() const noexcept { return *value_; }
+  [[nodiscard]] const read_options& options() const noexcept { return *options_; }
+  /// The outcome of the last read into this message. gRPC replaces a failed read's status by its
+  /// own on the client ("failed to deserialize"); this one keeps the library's text and offset.
+  [[nodiscard]] const ::grpc::Status& read_status() const noexcept { return read_status_; }
+  void set_read_status(::grpc::Status status) noexcept { read_status_ = std::move(status); }
+
+ private:
+  T* value_;
+  const read_options* options_;
+  ::grpc::Status read_status_;
+};
+
+/// A method whose call carries one request and one response.
+template <message_type Request, message_type Response>
+struct unary_method {
+  /// "/package.Service/Method", as gRPC names methods (and as a .proto file would).
+  std::string path;
+};
+/// A method whose call carries one request and a stream of responses.
+template <message_type Request, message_type Response>
+struct server_streaming_method {
+  std::string path;
+};
+
+/// What a server-streaming handler returns: a status to end the call with at once, or a
+/// function called for each next response (std::nullopt ends the stream with OK). The service
+/// calls it when gRPC has sent the previous response, so at most one response is in memory
+/// however slowly the client reads.
+template <message_type T>
+class response_stream {
+ public:
+  using next_function = std::function<std::optional<T>()>;
+  response_stream(::grpc::Status status) : status_(std::move(status)) {}  // NOLINT: a handler returns a status
+  template <class Next>
+    requires std::is_invocable_r_v<std::optional<T>, Next&> && (!std::is_convertible_v<Next, ::grpc::Status>)
+  response_stream(Next next) : next_(std::move(next)) {}  // NOLINT: a handler returns a function
+
+  [[nodiscard]] const ::grpc::Status& status() const noexcept { return status_; }
+  [[nodiscard]] next_function& next() noexcept { return next_; }
+
+ private:
+  ::grpc::Status status_;
+  next_function next_;
+};
+
+namespace detail {
+
+inline bool valid_method_path(std::string_view path) {
+  // "/package.Service/Method": two non-empty names after the two slashes.
+  if (path.size() < 4 || path.front() != '/') return false;
+  const auto slash = path.find('/', 1);
+  return slash != std::string_view::npos && slash > 1 && slash + 1 < path.size() &&
+         path.find('/', slash + 1) == std::string_view::npos;
+}
+
+/// Starts a callback call with start(on_completion) and waits until gRPC calls on_completion: the
+/// blocking form of gRPC's callback API (which gRPC's generic stub offers alone). Waits as long as
+/// the call's deadline lets it run.
+template <class Start>
+::grpc::Status wait_for_callback(Start start) {
+  std::mutex mutex;
+  std::condition_variable done_changed;
+  bool done = false;
+  ::grpc::Status status;
+  start(std::function<void(::grpc::Status)>([&](::grpc::Status s) {
+    // Notified under the lock: the waiter cannot return and destroy these before it is done.
+    std::lock_guard lock(mutex);
+    status = std::move(s);
+    done = true;
+    done_changed.notify_one();
+  }));
+  std::unique_lock lock(mutex);
+  done_changed.wait(lock, [&] { return done; });
+  return status;
+}
+
+inline ::grpc::Status handler_threw() {
+  // What gRPC's own synchronous server answers when a handler throws: the exception's text may
+  // hold what the client should not see.
+  return {::grpc::StatusCode::UNKNOWN, "Unexpected error in RPC handling"};
+}
+
+/// One call of a method on the server. Reads the request, then calls run(), which answers.
+template <class Request>
+class server_call : public ::grpc::ServerGenericBidiReactor {
+ public:
+  server_call(::grpc::CallbackServerContext& context, const read_options& options)
+      : context_(context), options_(options) {
+    StartRead(&in_);
+  }
+  void OnReadDone(bool ok) override {
+    if (!ok) {
+      Finish({::grpc::StatusCode::INVALID_ARGUMENT, "bifrons: the call ended before its request"});
+      return;
+    }
+    ::grpc::Status status = read_message(in_, request_, options_);
+    in_.Clear();
+    if (!status.ok()) {
+      Finish(status);
+      return;
+    }
+    run();
+  }
+  void OnDone() override { delete this; }
+
+ protected:
+  virtual void run() = 0;
+  ::grpc::CallbackServerContext& context_;
+  const read_options& options_;
+  ::grpc::ByteBuffer in_;
+  ::grpc::ByteBuffer out_;
+  Request request_{};
+};
+
+template <class Request, class Response, class Handler>
+class unary_call final : public server_call<Request> {
+ public:
+  unary_call(::grpc::CallbackServerContext& context, const read_options& options, Handler& handler)
+      : server_call<Request>(context, options), handler_(handler) {}
+
+ private:
+  void run() override {
+    Response response{};
+    ::grpc::Status status;
+    try {
+      status = handler_(this->context_, std::as_const(this->request_), response);
+    } catch (...) {
+      status = handler_threw();
+    }
+    if (status.ok()) status = write_message(response, this->out_);
+    if (!status.ok()) {
+      this->Finish(status);
+      return;
+    }
+    this->StartWriteAndFinish(&this->out_, ::grpc::WriteOptions(), ::grpc::Status::OK);
+  }
+  Handler& handler_;
+};
+
+template <class Request, class Response, class Handler>
+class streaming_call final : public server_call<Request> {
+ public:
+  streaming_call(::grpc::CallbackServerContext& context, const read_options& options, Handler& handler)
+      : server_call<Request>(context, options), handler_(handler) {}
+
+ private:
+  void run() override {
+    try {
+      response_stream<Response> stream = handler_(this->context_, std::as_const(this->request_));
+      if (!stream.status().ok() || !stream.next()) {
+        this->Finish(stream.status());
+        return;
+      }
+      next_ = std::move(stream.next());
+    } catch (...) {
+      this->Finish(handler_threw());
+      return;
+    }
+    send_next();
+  }
+  void OnWriteDone(bool ok) override {
+    if (!ok) {
+      // The client is gone or cancelled: no more writes, and Finish ends the call.
+      this->Finish({::grpc::StatusCode::CANCELLED, "bifrons: the client stopped reading"});
+      return;
+    }
+    send_next();
+  }
+  void send_next() {
+    std::optional<Response> response;
+    try {
+      response = next_();
+    } catch (...) {
+      this->Finish(handler_threw());
+      return;
+    }
+    if (!response) {
+      this->Finish(::grpc::Status::OK);
+      return;
+    }
+    const ::grpc::Status status = write_message(*response, this->out_);
+    if (!status.ok()) {
+      this->Finish(status);
+      return;
+    }
+    this->StartWrite(&this->out_);
+  }
+  Handler& handler_;
+  typename response_stream<Response>::next_function next_;
+};
+
+}  // namespace detail
+
+/// A gRPC service of bifrons methods, registered with
+/// grpc::ServerBuilder::RegisterCallbackGenericService. Methods are added with on() before the
+/// server starts; a call to any other method ends with UNIMPLEMENTED. Requests are read with the
+/// read_options given here: a client that gRPC lets in still meets the library's limits (gRPC's
+/// own limit on a message's size, 4 MiB by default, applies before). Handlers run on gRPC's
+/// callback threads, like every callback service's: they should not block for long, and one handler
+/// may run for several calls at once.
+class service : public ::grpc::CallbackGenericService {
+ public:
+  explicit service(const read_options& options = {}) : options_(options) {}
+
+  /// handler(grpc::CallbackServerContext&, const Request&, Response&) -> grpc::Status. The
+  /// response is sent only with OK; an exception from the handler ends the call with UNKNOWN.
+  template <class Request, class Response, class Handler>
+    requires std::is_invocable_r_v<::grpc::Status, Handler&, ::grpc::CallbackServerContext&, const Request&, Response&>
+  service& on(const unary_method<Request, Response>& method, Handler handler) {
+    add(method.path,
+        std::make_unique<method_entry<Handler, detail::unary_call<Request, Response, Handler>>>(std::move(handler)));
+    return *this;
+  }
+
+  /// handler(grpc::CallbackServerContext&, const Request&) -> response_stream<Response>.
+  template <class Request, class Response, class Handler>
+    requires std::is_invocable_r_v<response_stream<Response>, Handler&, ::grpc::CallbackServerContext&, const Request&>
+  service& on(const server_streaming_method<Request, Response>& method, Handler handler) {
+    add(method.path, std::make_unique<method_entry<Handler, detail::streaming_call<Request, Response, Handler>>>(
+                         std::move(handler)));
+    return *this;
+  }
+
+  [[nodiscard]] const read_options& options() const noexcept { return options_; }
+
+  ::grpc::ServerGenericBidiReactor* CreateReactor(::grpc::GenericCallbackServerContext* context) override {
+    const auto found = methods_.find(context->method());
+    if (found == methods_.end()) return ::grpc::CallbackGenericService::CreateReactor(context);
+    return found->second->start(*context, options_);
+  }
+
+ private:
+  struct entry {
+    virtual ~entry() = default;
+    virtual ::grpc::ServerGenericBidiReactor* start(::grpc::CallbackServerContext& context,
+                                                    const read_options& options) = 0;
+  };
+  template <class Handler, class Call>
+  struct method_entry final : entry {
+    explicit method_entry(Handler h) : handler(std::move(h)) {}
+    ::grpc::ServerGenericBidiReactor* start(::grpc::CallbackServerContext& context,
+                                            const read_options& options) override {
+      return new Call(context, options, handler);
+    }
+    Handler handler;
+  };
+
+  void add(const std::string& path, std::unique_ptr<entry> e) {
+    if (!detail::valid_method_path(path))
+      throw std::invalid_argument("bifrons: gRPC method path \"" + path + "\" is not /package.Service/Method");
+    if (!methods_.emplace(path, std::move(e)).second)
+      throw std::invalid_argument("bifrons: gRPC method \"" + path + "\" is already in this service");
+  }
+
+  read_options options_;
+  std::map<std::string, std::unique_ptr<entry>, std::less<>> methods_;
+};
+
+/// The responses of a server-streaming call, read one at a time (the next is asked of gRPC only
+/// when read() is called, so a fast server cannot fill the client's memory). Destroying it before
+/// the stream ended cancels the call and waits for gRPC to let go of it. The call's ClientContext
+/// must outlive the reader; the client that started it need not.
+template <message_type Response>
+class response_reader {
+ public:
+  response_reader(response_reader&&) noexcept = default;
+  response_reader& operator=(response_reader&&) = delete;
+  ~response_reader() {
+    if (call_) call_->abandon();
+  }
+
+  /// The next response into out; false at the end of the stream or when the call failed
+  /// (finish() tells which). Waits no longer than the call's deadline.
+  bool read(Response& out) { return call_->read(out); }
+  /// The status of the call, once it ended (waits at most its deadline); a response that did not
+  /// read is INVALID_ARGUMENT with the library's text. Called before read() returned false, it
+  /// cancels the rest of the stream (CANCELLED): gRPC delivers a call's status only after its
+  /// messages.
+  ::grpc::Status finish() { return call_->finish(); }
+
+ private:
+  friend class client;
+  class call;
+  explicit response_reader(std::unique_ptr<call> c) : call_(std::move(c)) {}
+  std::unique_ptr<call> call_;
+};
+
+template <message_type Response>
+class response_reader<Response>::call final : public ::grpc::ClientBidiReactor<::grpc::ByteBuffer, message<Response>> {
+ public:
+  call(::grpc::ClientContext& context, const read_options& options) : context_(context), options_(options) {}
+
+  void start(::grpc::TemplatedGenericStub<::grpc::ByteBuffer, message<Response>>& stub, const std::string& path,
+             ::grpc::ByteBuffer request) {
+    request_ = std::move(request);
+    stub.PrepareBidiStreamingCall(&context_, path, ::grpc::StubOptions(), this);
+    this->StartWriteLast(&request_, ::grpc::WriteOptions());
+    // read() starts reads from the caller's thread: the hold keeps gRPC from ending the call (and
+    // calling OnDone) between two of them. Released once no read will be started.
+    this->AddHold();
+    held_ = true;
+    this->StartCall();
+  }
+
+  /// A call that never started: its request could not be written.
+  void refuse(::grpc::Status status) {
+    status_ = std::move(status);
+    done_ = true;
+  }
+
+  bool read(Response& out) {
+    std::unique_lock lock(mutex_);
+    if (ended_ || done_) return false;
+    message<Response> incoming(out, options_);
+    reading_ = true;
+    lock.unlock();
+    this->StartRead(&incoming);
+    lock.lock();
+    changed_.wait(lock, [&] { return !reading_; });
+    if (!incoming.read_status().ok()) {
+      read_failure_ = incoming.read_status();
+      ended_ = true;
+      lock.unlock();
+      context_.TryCancel();
+      release();
+      return false;
+    }
+    if (!ended_) return true;
+    lock.unlock();
+    release();
+    return false;
+  }
+
+  ::grpc::Status finish() {
+    std::unique_lock lock(mutex_);
+    if (!ended_ && !done_) {
+      ended_ = true;
+      lock.unlock();
+      context_.TryCancel();
+      lock.lock();
+    }
+    lock.unlock();
+    release();
+    lock.lock();
+    changed_.wait(lock, [&] { return done_; });
+    return read_failure_.ok() ? status_ : read_failure_;
+  }
+
+  void abandon() { (void)finish(); }
+
+  // Called from the caller's thread only (read, finish), so held_ needs no lock.
+  void release() {
+    if (held_) {
+      held_ = false;
+      this->RemoveHold();
+    }
+  }
+
+  void OnReadDone(bool ok) override {
+    std::lock_guard lock(mutex_);
+    if (!ok) ended_ = true;
+    reading_ = false;
+    changed_.notify_all();
+  }
+  void OnDone(const ::grpc::Status& status) override {
+    std::lock_guard lock(mutex_);
+    status_ = status;
+    done_ = true;
+    changed_.notify_all();
+  }
+
+ private:
+  ::grpc::ClientContext& context_;
+  // A copy: the reader may outlive the client that started the call.
+  const read_options options_;
+  ::grpc::ByteBuffer request_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool held_ = false;
+  bool reading_ = false;
+  bool ended_ = false;
+  bool done_ = false;
+  ::grpc::Status status_;
+  ::grpc::Status read_failure_;
+};
+
+/// Calls bifrons methods over a channel. Responses are read with the read_options given here
+/// (a server is a peer too). Each call takes the caller's grpc::ClientContext, for deadlines,
+/// metadata and cancellation, and waits at most until its deadline. The calls block the calling
+/// thread (as gRPC's synchronous stubs do): a handler that calls another service through a client
+/// holds one of gRPC's callback threads meanwhile.
+class client {
+ public:
+  explicit client(std::shared_ptr<::grpc::ChannelInterface> channel, const read_options& options = {})
+      : channel_(std::move(channel)), options_(options) {}
+
+  /// A unary call: response is replaced only when the status is OK.
+  template <class Request, class Response>
+  ::grpc::Status call(const unary_method<Request, Response>& method, ::grpc::ClientContext& context,
+                      const Request& request, Response& response) const {
+    ::grpc::ByteBuffer out;
+    if (::grpc::Status written = write_message(request, out); !written.ok()) return written;
+    Response value{};
+    message<Response> incoming(value, options_);
+    ::grpc::TemplatedGenericStub<::grpc::ByteBuffer, message<Response>> stub(channel_);
+    const ::grpc::Status status = detail::wait_for_callback([&](std::function<void(::grpc::Status)> done) {
+      stub.UnaryCall(&context, method.path, ::grpc::StubOptions(), &out, &incoming, std::move(done));
+    });
+    if (!incoming.read_status().ok()) return incoming.read_status();
+    if (status.ok()) response = std::move(value);
+    return status;
+  }
+
+  /// A server-streaming call: the responses through the reader, then its finish().
+  template <class Request, class Response>
+  response_reader<Response> call(const server_streaming_method<Request, Response>& method,
+                                 ::grpc::ClientContext& context, const Request& request) const {
+    using call_type = typename response_reader<Response>::call;
+    auto c = std::make_unique<call_type>(context, options_);
+    ::grpc::ByteBuffer out;
+    if (::grpc::Status written = write_message(request, out); !written.ok()) {
+      c->refuse(std::move(written));
+      return response_reader<Response>(std::move(c));
+    }
+    ::grpc::TemplatedGenericStub<::grpc::ByteBuffer, message<Response>> stub(channel_);
+    c->start(stub, method.path, std::move(out));
+    return response_reader<Response>(std::move(c));
+  }
+
+ private:
+  std::shared_ptr<::grpc::ChannelInterface> channel_;
+  read_options options_;
+};
+
+}  // namespace bifrons::grpc
+
+namespace grpc {
+/// bifrons messages in gRPC's generic and reactor APIs (see bifrons::grpc::message).
+template <class T>
+class SerializationTraits<bifrons::grpc::message<T>, void> {
+ public:
+  static Status Serialize(const bifrons::grpc::message<T>& message, ByteBuffer* buffer, bool* own_buffer) {
+    *own_buffer = true;
+    return bifrons::grpc::write_message(std::as_const(message.value()), *buffer);
+  }
+  static Status Deserialize(ByteBuffer* buffer, bifrons::grpc::message<T>* message) {
+    static_assert(!std::is_const_v<T>, "bifrons: message<const T> can be sent, not received: receive a message<T>");
+    Status status = bifrons::grpc::read_message(*buffer, message->value(), message->options());
+    buffer->Clear();
+    message->set_read_status(status);
+    return status;
+  }
+};
+}  // namespace grpc

@@ -1,0 +1,812 @@
+// <bifrons/grpc.hpp> over 127.0.0.1: unary and server-streaming calls, hostile bytes from a raw
+// generic client, the service's and the client's read_options, deadlines and metadata, a v1 and a
+// v2 of one service calling each other, and protobuf messages in the same program. Every call has
+// a deadline, so a fault shows as a failed status, never as a hung test.
+
+#include <bifrons/grpc.hpp>
+#include <bifrons/types/map.hpp>
+#include <bifrons/types/string.hpp>
+#include <bifrons/types/vector.hpp>
+#include <google/protobuf/wrappers.pb.h>
+#include <grpcpp/create_channel.h>
+#include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/impl/codegen/proto_utils.h>  // gRPC's traits for protobuf messages
+#include <grpcpp/security/credentials.h>
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server.h>
+#include <grpcpp/server_builder.h>
+#include <grpcpp/support/client_interceptor.h>
+#include <gtest/gtest.h>
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+struct Order {
+  std::int32_t id = 0;
+  std::string symbol;
+  double price = 0;
+};
+struct Account {
+  std::int32_t id = 0;
+  std::string name;
+  std::vector<Order> orders;
+  bool operator==(const Account& o) const {
+    if (id != o.id || name != o.name || orders.size() != o.orders.size()) return false;
+    for (std::size_t i = 0; i < orders.size(); ++i)
+      if (orders[i].id != o.orders[i].id || orders[i].symbol != o.orders[i].symbol ||
+          orders[i].price != o.orders[i].price)
+        return false;
+    return true;
+  }
+};
+struct Lookup {
+  std::int32_t id = 0;
+};
+struct Range {
+  std::int32_t first = 0;
+  std::int32_t count = 0;
+};
+
+const bifrons::grpc::unary_method<Account, Account> echo{"/test.Accounts/Echo"};
+const bifrons::grpc::unary_method<Lookup, Account> lookup{"/test.Accounts/Lookup"};
+const bifrons::grpc::server_streaming_method<Range, Order> orders{"/test.Accounts/Orders"};
+
+Account sample_account() { return {42, "Ada", {{1, "AAPL", 189.25}, {2, "MSFT", 411.5}, {3, "GOOG", 140.0}}}; }
+
+std::chrono::system_clock::time_point in(std::chrono::milliseconds ms) { return std::chrono::system_clock::now() + ms; }
+
+// A server on an ephemeral port of 127.0.0.1, shut down (with a deadline) when destroyed.
+struct test_server {
+  explicit test_server(bifrons::grpc::service& service) {
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+    builder.RegisterCallbackGenericService(&service);
+    server = builder.BuildAndStart();
+  }
+  ~test_server() { server->Shutdown(in(std::chrono::seconds(5))); }
+  std::shared_ptr<grpc::Channel> channel() const {
+    return grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials());
+  }
+  int port = 0;
+  std::unique_ptr<grpc::Server> server;
+};
+
+// Every call of these tests waits at most this long.
+void set_deadline(grpc::ClientContext& context) { context.set_deadline(in(std::chrono::seconds(10))); }
+
+// Longer than any small-string buffer: each response allocates when read.
+std::string symbol_of(std::int32_t id) { return "symbol number " + std::to_string(id) + " of the stream"; }
+
+void add_account_methods(bifrons::grpc::service& service) {
+  service.on(echo, [](grpc::CallbackServerContext&, const Account& in, Account& out) {
+    out = in;
+    return grpc::Status::OK;
+  });
+  service.on(lookup, [](grpc::CallbackServerContext& context, const Lookup& in, Account& out) {
+    if (in.id < 0) return grpc::Status(grpc::StatusCode::NOT_FOUND, "no such account");
+    if (in.id == 666) throw std::runtime_error("secret detail");
+    if (in.id == 7) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    out = sample_account();
+    out.id = in.id;
+    // Metadata travels as with generated code.
+    const auto& meta = context.client_metadata();
+    if (const auto found = meta.find("x-name"); found != meta.end())
+      out.name.assign(found->second.data(), found->second.size());
+    return grpc::Status::OK;
+  });
+  service.on(orders, [](grpc::CallbackServerContext&, const Range& in) -> bifrons::grpc::response_stream<Order> {
+    if (in.count < 0) return grpc::Status(grpc::StatusCode::OUT_OF_RANGE, "negative count");
+    return [next = in.first, end = in.first + in.count]() mutable -> std::optional<Order> {
+      if (next == end) return std::nullopt;
+      const std::int32_t id = next++;
+      return Order{id, symbol_of(id), id * 0.5};
+    };
+  });
+}
+
+// Sends raw bytes to a method, as a hostile client could (gRPC's byte-level generic stub).
+grpc::Status call_raw(const std::shared_ptr<grpc::Channel>& channel, const std::string& method,
+                      const std::vector<std::byte>& bytes, grpc::ByteBuffer* reply = nullptr) {
+  grpc::GenericStub stub(channel);
+  grpc::ClientContext context;
+  set_deadline(context);
+  grpc::Slice slice(bytes.data(), bytes.size());
+  grpc::ByteBuffer request(&slice, 1);
+  grpc::ByteBuffer response;
+  const grpc::Status status = bifrons::grpc::detail::wait_for_callback([&](auto done) {
+    stub.UnaryCall(&context, method, grpc::StubOptions(), &request, &response, std::move(done));
+  });
+  if (reply) *reply = response;
+  return status;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(GrpcMessage, WritesOneSliceSizedByTheBoundAndReadsItBack) {
+  const Account account = sample_account();
+  grpc::ByteBuffer buffer;
+  ASSERT_TRUE(bifrons::grpc::write_message(account, buffer).ok());
+  std::vector<grpc::Slice> slices;
+  ASSERT_TRUE(buffer.Dump(&slices).ok());
+  ASSERT_EQ(slices.size(), 1u);
+  EXPECT_EQ(buffer.Length(), bifrons::serialized_size(account));
+  const std::vector<std::byte> expected = bifrons::to_bytes(account);
+  EXPECT_EQ(0, std::memcmp(slices[0].begin(), expected.data(), expected.size()));
+
+  Account copy;
+  ASSERT_TRUE(bifrons::grpc::read_message(buffer, copy, {}).ok());
+  EXPECT_EQ(copy, account);
+}
+
+TEST(GrpcMessage, ReadsAMessageThatArrivedInSeveralSlices) {
+  const std::vector<std::byte> bytes = bifrons::to_bytes(sample_account());
+  const std::size_t third = bytes.size() / 3;
+  const std::array<grpc::Slice, 3> parts{grpc::Slice(bytes.data(), third), grpc::Slice(bytes.data() + third, third),
+                                         grpc::Slice(bytes.data() + 2 * third, bytes.size() - 2 * third)};
+  const grpc::ByteBuffer buffer(parts.data(), parts.size());
+  Account copy;
+  ASSERT_TRUE(bifrons::grpc::read_message(buffer, copy, {}).ok());
+  EXPECT_EQ(copy, sample_account());
+}
+
+TEST(GrpcMessage, BadBytesAreInvalidArgumentWithTheLibrarysTextAndOffset) {
+  std::vector<std::byte> bytes = bifrons::to_bytes(sample_account());
+  bytes.resize(bytes.size() - 3);
+  const grpc::Slice slice(bytes.data(), bytes.size());
+  const grpc::ByteBuffer buffer(&slice, 1);
+  Account out;
+  const grpc::Status status = bifrons::grpc::read_message(buffer, out, {});
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  const bifrons::result<Account> expected = bifrons::try_from_bytes<Account>(bytes);
+  ASSERT_FALSE(expected.has_value());
+  EXPECT_EQ(status.error_message(), expected.message());
+  EXPECT_TRUE(contains(status.error_message(), "at byte")) << status.error_message();
+}
+
+// gRPC's traits for protobuf match every class derived from MessageLite; bifrons' match only
+// bifrons::grpc::message<T>. Both in one program: each type goes through its own traits.
+TEST(GrpcMessage, LivesBesideProtobufMessages) {
+  google::protobuf::StringValue proto;
+  proto.set_value("protobuf");
+  grpc::ByteBuffer proto_bytes;
+  bool own = false;
+  ASSERT_TRUE(grpc::SerializationTraits<google::protobuf::StringValue>::Serialize(proto, &proto_bytes, &own).ok());
+  google::protobuf::StringValue proto_copy;
+  ASSERT_TRUE(grpc::SerializationTraits<google::protobuf::StringValue>::Deserialize(&proto_bytes, &proto_copy).ok());
+  EXPECT_EQ(proto_copy.value(), "protobuf");
+
+  Account account = sample_account();
+  bifrons::grpc::message<Account> out(account);
+  grpc::ByteBuffer bytes;
+  ASSERT_TRUE(grpc::SerializationTraits<bifrons::grpc::message<Account>>::Serialize(out, &bytes, &own).ok());
+  EXPECT_EQ(bytes.Length(), bifrons::serialized_size(account));
+  Account copy;
+  bifrons::grpc::message<Account> in(copy);
+  ASSERT_TRUE(grpc::SerializationTraits<bifrons::grpc::message<Account>>::Deserialize(&bytes, &in).ok());
+  EXPECT_EQ(copy, account);
+  EXPECT_TRUE(in.read_status().ok());
+}
+
+TEST(GrpcService, UnaryRoundTrip) {
+  bifrons::grpc::service service;
+  add_account_methods(service);
+  test_server server(service);
+  const bifrons::grpc::client client(server.channel());
+
+  grpc::ClientContext context;
+  set_deadline(context);
+  Account reply;
+  const grpc::Status status = client.call(echo, context, sample_account(), reply);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(reply, sample_account());
+
+  grpc::ClientContext with_metadata;
+  set_deadline(with_metadata);
+  with_metadata.AddMetadata("x-name", "from metadata");
+  ASSERT_TRUE(client.call(lookup, with_metadata, Lookup{5}, reply).ok());
+  EXPECT_EQ(reply.id, 5);
+  EXPECT_EQ(reply.name, "from metadata");
+}
+
+// A client interceptor sees the method's gRPC name and adds metadata, as with generated stubs.
+class naming_interceptor final : public grpc::experimental::Interceptor {
+ public:
+  explicit naming_interceptor(std::string method) : method_(std::move(method)) {}
+  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+    if (methods->QueryInterceptionHookPoint(grpc::experimental::InterceptionHookPoints::PRE_SEND_INITIAL_METADATA))
+      methods->GetSendInitialMetadata()->emplace("x-name", "intercepted " + method_);
+    methods->Proceed();
+  }
+
+ private:
+  std::string method_;
+};
+struct naming_interceptor_factory final : grpc::experimental::ClientInterceptorFactoryInterface {
+  grpc::experimental::Interceptor* CreateClientInterceptor(grpc::experimental::ClientRpcInfo* info) override {
+    return new naming_interceptor(info->method());
+  }
+};
+
+TEST(GrpcService, ClientInterceptorsSeeTheMethod) {
+  bifrons::grpc::service service;
+  add_account_methods(service);
+  test_server server(service);
+  std::vector<std::unique_ptr<grpc::experimental::ClientInterceptorFactoryInterface>> interceptors;
+  interceptors.push_back(std::make_unique<naming_interceptor_factory>());
+  const bifrons::grpc::client client(grpc::experimental::CreateCustomChannelWithInterceptors(
+      "127.0.0.1:" + std::to_string(server.port), grpc::InsecureChannelCredentials(), grpc::ChannelArguments(),
+      std::move(interceptors)));
+  grpc::ClientContext context;
+  set_deadline(context);
+  Account reply;
+  ASSERT_TRUE(client.call(lookup, context, Lookup{3}, reply).ok());
+  EXPECT_EQ(reply.name, "intercepted /test.Accounts/Lookup");
+}
+
+TEST(GrpcService, HandlerStatusesDeadlinesAndExceptions) {
+  bifrons::grpc::service service;
+  add_account_methods(service);
+  test_server server(service);
+  const bifrons::grpc::client client(server.channel());
+
+  Account reply{1, "unchanged", {}};
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    const grpc::Status status = client.call(lookup, context, Lookup{-1}, reply);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+    EXPECT_EQ(status.error_message(), "no such account");
+    EXPECT_EQ(reply.name, "unchanged");
+  }
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    const grpc::Status status = client.call(lookup, context, Lookup{666}, reply);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::UNKNOWN);
+    EXPECT_FALSE(contains(status.error_message(), "secret")) << status.error_message();
+  }
+  {
+    grpc::ClientContext context;
+    context.set_deadline(in(std::chrono::milliseconds(50)));
+    const grpc::Status status = client.call(lookup, context, Lookup{7}, reply);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  }
+  grpc::ClientContext context;
+  set_deadline(context);
+  EXPECT_TRUE(client.call(lookup, context, Lookup{1}, reply).ok());
+}
+
+TEST(GrpcService, ServerStreaming) {
+  bifrons::grpc::service service;
+  add_account_methods(service);
+  test_server server(service);
+  const bifrons::grpc::client client(server.channel());
+
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto reader = client.call(orders, context, Range{10, 100});
+  Order order;
+  std::int32_t expected = 10;
+  while (reader.read(order)) {
+    EXPECT_EQ(order.id, expected);
+    EXPECT_EQ(order.symbol, symbol_of(expected));
+    ++expected;
+  }
+  EXPECT_EQ(expected, 110);
+  EXPECT_TRUE(reader.finish().ok());
+
+  // finish() before the end of the stream cancels the rest.
+  grpc::ClientContext early_context;
+  set_deadline(early_context);
+  auto early = client.call(orders, early_context, Range{0, std::numeric_limits<std::int32_t>::max()});
+  ASSERT_TRUE(early.read(order));
+  EXPECT_EQ(early.finish().error_code(), grpc::StatusCode::CANCELLED);
+  EXPECT_FALSE(early.read(order));
+
+  grpc::ClientContext empty_context;
+  set_deadline(empty_context);
+  auto empty = client.call(orders, empty_context, Range{0, 0});
+  EXPECT_FALSE(empty.read(order));
+  EXPECT_TRUE(empty.finish().ok());
+
+  grpc::ClientContext refused_context;
+  set_deadline(refused_context);
+  auto refused = client.call(orders, refused_context, Range{0, -1});
+  EXPECT_FALSE(refused.read(order));
+  EXPECT_EQ(refused.finish().error_code(), grpc::StatusCode::OUT_OF_RANGE);
+}
+
+TEST(GrpcService, AClientThatStopsReadingCancelsTheStream) {
+  bifrons::grpc::service service;
+  add_account_methods(service);
+  test_server server(service);
+  const bifrons::grpc::client client(server.channel());
+  for (int round = 0; round < 3; ++round) {
+    grpc::ClientContext context;
+    set_deadline(context);
+    // Endless in practice: only the client's cancel ends it.
+    auto reader = client.call(orders, context, Range{0, std::numeric_limits<std::int32_t>::max()});
+    Order order;
+    ASSERT_TRUE(reader.read(order));
+    ASSERT_TRUE(reader.read(order));
+  }
+  grpc::ClientContext context;
+  set_deadline(context);
+  Account reply;
+  EXPECT_TRUE(client.call(echo, context, sample_account(), reply).ok());
+}
+
+TEST(GrpcService, ConcurrentCallsFromManyThreads) {
+  bifrons::grpc::service service;
+  add_account_methods(service);
+  test_server server(service);
+  const bifrons::grpc::client client(server.channel());
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (std::int32_t t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (std::int32_t i = 0; i < 20; ++i) {
+        grpc::ClientContext context;
+        set_deadline(context);
+        Account reply;
+        if (!client.call(lookup, context, Lookup{t * 100 + i}, reply).ok() || reply.id != t * 100 + i) ++failures;
+        grpc::ClientContext stream_context;
+        set_deadline(stream_context);
+        auto reader = client.call(orders, stream_context, Range{t, 10});
+        std::int32_t expected = t;
+        for (Order order; reader.read(order); ++expected)
+          if (order.id != expected) ++failures;
+        if (!reader.finish().ok() || expected != t + 10) ++failures;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+TEST(GrpcService, HostileBytesAreInvalidArgumentAndTheServerKeepsServing) {
+  bifrons::grpc::service service;
+  add_account_methods(service);
+  test_server server(service);
+  const auto channel = server.channel();
+
+  const std::vector<std::byte> valid = bifrons::to_bytes(sample_account());
+  std::vector<std::byte> truncated(valid.begin(), valid.end() - 1);
+  grpc::Status status = call_raw(channel, echo.path, truncated);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), bifrons::try_from_bytes<Account>(truncated).message());
+  EXPECT_TRUE(contains(status.error_message(), "bifrons: ")) << status.error_message();
+
+  // A count of 2^60 orders: refused before anything is allocated.
+  const std::vector<std::byte> huge_count{std::byte{1},    std::byte{0},    std::byte{0xff}, std::byte{0xff},
+                                          std::byte{0xff}, std::byte{0xff}, std::byte{0xff}, std::byte{0xff},
+                                          std::byte{0xff}, std::byte{0x0f}};
+  EXPECT_EQ(call_raw(channel, echo.path, huge_count).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  // Random corruptions of a valid message: each is answered, with the echo of what the
+  // library reads or INVALID_ARGUMENT, and the same answer as a local read.
+  std::mt19937 random(36);
+  for (int i = 0; i < 200; ++i) {
+    std::vector<std::byte> bytes = valid;
+    const int flips = 1 + static_cast<int>(random() % 4);
+    for (int f = 0; f < flips; ++f) bytes[random() % bytes.size()] = static_cast<std::byte>(random() & 0xff);
+    if (random() % 4 == 0) bytes.resize(random() % bytes.size());
+    grpc::ByteBuffer reply;
+    status = call_raw(channel, echo.path, bytes, &reply);
+    const bifrons::result<Account> local = bifrons::try_from_bytes<Account>(bytes);
+    if (local.has_value()) {
+      ASSERT_TRUE(status.ok()) << status.error_message();
+      Account echoed;
+      ASSERT_TRUE(bifrons::grpc::read_message(reply, echoed, {}).ok());
+      EXPECT_EQ(echoed, *local);
+    } else {
+      ASSERT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+      EXPECT_EQ(status.error_message(), local.message());
+    }
+  }
+  // No bytes at all: the server answers as the library reads them.
+  status = call_raw(channel, echo.path, {});
+  const bifrons::result<Account> empty = bifrons::try_from_bytes<Account>(std::vector<std::byte>{});
+  EXPECT_EQ(status.ok(), empty.has_value());
+  if (!empty.has_value()) {
+    EXPECT_EQ(status.error_message(), empty.message());
+  }
+
+  const bifrons::grpc::client client(channel);
+  grpc::ClientContext context;
+  set_deadline(context);
+  Account reply;
+  EXPECT_TRUE(client.call(echo, context, sample_account(), reply).ok());
+  EXPECT_EQ(reply, sample_account());
+}
+
+// A call that ends without a request (a raw client that only half-closes).
+grpc::Status call_without_request(const std::shared_ptr<grpc::Channel>& channel, const std::string& method) {
+  class reactor final : public grpc::ClientBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
+   public:
+    void OnDone(const grpc::Status& s) override {
+      std::lock_guard lock(mutex);
+      status = s;
+      done = true;
+      done_changed.notify_one();
+    }
+    std::mutex mutex;
+    std::condition_variable done_changed;
+    bool done = false;
+    grpc::Status status;
+  } call;
+  grpc::GenericStub stub(channel);
+  grpc::ClientContext context;
+  set_deadline(context);
+  stub.PrepareBidiStreamingCall(&context, method, grpc::StubOptions(), &call);
+  call.StartWritesDone();
+  call.StartCall();
+  std::unique_lock lock(call.mutex);
+  call.done_changed.wait(lock, [&] { return call.done; });
+  return call.status;
+}
+
+TEST(GrpcService, ACallWithoutARequestOrWithBadBytesOnAStreamIsRefused) {
+  bifrons::grpc::service service;
+  add_account_methods(service);
+  test_server server(service);
+  const auto channel = server.channel();
+  grpc::Status status = call_without_request(channel, echo.path);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(status.error_message(), "before its request")) << status.error_message();
+  EXPECT_EQ(call_without_request(channel, orders.path).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  const std::vector<std::byte> bad{std::byte{0x7f}, std::byte{1}};
+  status = call_raw(channel, orders.path, bad);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), bifrons::try_from_bytes<Range>(bad).message());
+}
+
+// gRPC's own generic stub with message<T> on both sides (the async and reactor APIs take the
+// same types), beside bifrons::grpc::client.
+TEST(GrpcService, GrpcsTemplatedGenericStubTakesMessages) {
+  bifrons::grpc::service service;
+  add_account_methods(service);
+  test_server server(service);
+  grpc::TemplatedGenericStub<bifrons::grpc::message<const Account>, bifrons::grpc::message<Account>> stub(
+      server.channel());
+  const Account request = sample_account();
+  Account reply;
+  const bifrons::grpc::message<const Account> out(request);
+  bifrons::grpc::message<Account> in(reply);
+  grpc::ClientContext context;
+  set_deadline(context);
+  const grpc::Status status = bifrons::grpc::detail::wait_for_callback([&](auto done) {
+    stub.UnaryCall(&context, echo.path, grpc::StubOptions(), &out, &in, std::move(done));
+  });
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(reply, request);
+  EXPECT_TRUE(in.read_status().ok());
+}
+
+// gRPC's own services beside a bifrons service on one server: the health check answers (an empty
+// HealthCheckRequest is zero bytes; SERVING is field 1 = 1, the bytes 08 01).
+TEST(GrpcService, LivesBesideGrpcsHealthService) {
+  grpc::EnableDefaultHealthCheckService(true);
+  bifrons::grpc::service service;
+  add_account_methods(service);
+  test_server server(service);
+  grpc::EnableDefaultHealthCheckService(false);
+  grpc::ByteBuffer reply;
+  ASSERT_TRUE(call_raw(server.channel(), "/grpc.health.v1.Health/Check", {}, &reply).ok());
+  std::vector<grpc::Slice> slices;
+  ASSERT_TRUE(reply.Dump(&slices).ok());
+  std::string bytes;
+  for (const grpc::Slice& slice : slices) bytes.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
+  EXPECT_EQ(bytes, std::string("\x08\x01", 2));
+  grpc::ClientContext context;
+  set_deadline(context);
+  Account echoed;
+  EXPECT_TRUE(bifrons::grpc::client(server.channel()).call(echo, context, sample_account(), echoed).ok());
+}
+
+TEST(GrpcService, UnknownMethodIsUnimplemented) {
+  bifrons::grpc::service service;
+  add_account_methods(service);
+  test_server server(service);
+  EXPECT_EQ(call_raw(server.channel(), "/test.Accounts/Missing", {}).error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_EQ(call_raw(server.channel(), "/other.Service/Echo", {}).error_code(), grpc::StatusCode::UNIMPLEMENTED);
+}
+
+TEST(GrpcService, RequestsMeetTheServicesReadOptions) {
+  bifrons::read_options strict;
+  strict.max_elements = 4;
+  bifrons::grpc::service service(strict);
+  add_account_methods(service);
+  test_server server(service);
+  const bifrons::grpc::client client(server.channel());
+
+  Account account = sample_account();
+  account.orders.resize(4);
+  Account reply;
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    EXPECT_TRUE(client.call(echo, context, account, reply).ok());
+  }
+  account.orders.resize(5);
+  grpc::ClientContext context;
+  set_deadline(context);
+  const grpc::Status status = client.call(echo, context, account, reply);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(status.error_message(), "container element limit exceeded")) << status.error_message();
+}
+
+TEST(GrpcService, ResponsesMeetTheClientsReadOptions) {
+  bifrons::grpc::service service;
+  add_account_methods(service);
+  test_server server(service);
+  bifrons::read_options strict;
+  strict.max_alloc_bytes = 64;
+  const bifrons::grpc::client client(server.channel(), strict);
+
+  Account reply;
+  grpc::ClientContext context;
+  set_deadline(context);
+  const grpc::Status status = client.call(lookup, context, Lookup{1}, reply);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(status.error_message(), "allocation budget exceeded")) << status.error_message();
+
+  bifrons::read_options few;
+  few.max_alloc_bytes = 4;
+  const bifrons::grpc::client stream_client(server.channel(), few);
+  grpc::ClientContext stream_context;
+  set_deadline(stream_context);
+  auto reader = stream_client.call(orders, stream_context, Range{0, 1000});
+  // The first response is refused: the call ends there, with the library's text.
+  Order order;
+  EXPECT_FALSE(reader.read(order));
+  const grpc::Status stream_status = reader.finish();
+  EXPECT_EQ(stream_status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(stream_status.error_message(), "allocation budget exceeded")) << stream_status.error_message();
+}
+
+// A server that answers every call with the same bytes, whatever they are, `count` times (gRPC's
+// byte-level generic service): what a client meets from a broken or hostile peer.
+class raw_server final : public grpc::CallbackGenericService {
+ public:
+  raw_server(std::vector<std::byte> answer, int count) : answer_(std::move(answer)), count_(count) {}
+  grpc::ServerGenericBidiReactor* CreateReactor(grpc::GenericCallbackServerContext*) override {
+    class reactor final : public grpc::ServerGenericBidiReactor {
+     public:
+      reactor(const std::vector<std::byte>& answer, int count) : count_(count) {
+        const grpc::Slice slice(answer.data(), answer.size());
+        out_ = grpc::ByteBuffer(&slice, 1);
+        StartRead(&in_);
+      }
+      void OnReadDone(bool) override {
+        for (int i = 0; i < count_; ++i) pending_.push_back(out_);
+        write_next();
+      }
+      void OnWriteDone(bool ok) override {
+        if (ok)
+          write_next();
+        else
+          Finish(grpc::Status::CANCELLED);
+      }
+      void OnDone() override { delete this; }
+
+     private:
+      void write_next() {
+        if (pending_.empty()) {
+          Finish(grpc::Status::OK);
+          return;
+        }
+        current_ = pending_.back();
+        pending_.pop_back();
+        StartWrite(&current_);
+      }
+      int count_;
+      grpc::ByteBuffer in_, out_, current_;
+      std::vector<grpc::ByteBuffer> pending_;
+    };
+    return new reactor(answer_, count_);
+  }
+
+ private:
+  std::vector<std::byte> answer_;
+  int count_;
+};
+
+TEST(GrpcClient, BadResponsesAreInvalidArgumentWithTheLibrarysText) {
+  std::vector<std::byte> bytes = bifrons::to_bytes(sample_account());
+  bytes.resize(bytes.size() / 2);
+  const std::string expected = bifrons::try_from_bytes<Account>(bytes).message();
+  const auto serve = [](grpc::CallbackGenericService& raw, int& port) {
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+    builder.RegisterCallbackGenericService(&raw);
+    return builder.BuildAndStart();
+  };
+  const auto connect = [](int port) {
+    return bifrons::grpc::client(grpc::CreateChannel("127.0.0.1:" + std::to_string(port),
+                                                     grpc::InsecureChannelCredentials()));
+  };
+
+  raw_server answers_once(bytes, 1);
+  int port = 0;
+  const std::unique_ptr<grpc::Server> server = serve(answers_once, port);
+  grpc::ClientContext context;
+  set_deadline(context);
+  Account reply{9, "unchanged", {}};
+  // A unary call answered with a message that does not read: the library's text.
+  const auto started = std::chrono::steady_clock::now();
+  grpc::Status status = connect(port).call(echo, context, sample_account(), reply);
+  // Not by the deadline: the call ended when the answer failed.
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), expected);
+  EXPECT_EQ(reply.name, "unchanged");
+
+  raw_server answers_thrice(bytes, 3);
+  int stream_port = 0;
+  const std::unique_ptr<grpc::Server> stream_server = serve(answers_thrice, stream_port);
+  const bifrons::grpc::server_streaming_method<Range, Account> accounts{"/test.Accounts/Stream"};
+  grpc::ClientContext stream_context;
+  set_deadline(stream_context);
+  const auto stream_started = std::chrono::steady_clock::now();
+  auto reader = connect(stream_port).call(accounts, stream_context, Range{0, 3});
+  EXPECT_FALSE(reader.read(reply));
+  status = reader.finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), expected);
+  EXPECT_LT(std::chrono::steady_clock::now() - stream_started, std::chrono::seconds(5));
+  server->Shutdown(in(std::chrono::seconds(5)));
+  stream_server->Shutdown(in(std::chrono::seconds(5)));
+}
+
+TEST(GrpcService, RefusesMalformedAndDuplicateMethodPaths) {
+  bifrons::grpc::service service;
+  auto handler = [](grpc::CallbackServerContext&, const Lookup&, Lookup&) { return grpc::Status::OK; };
+  EXPECT_THROW(service.on(bifrons::grpc::unary_method<Lookup, Lookup>{"test.Accounts/Echo"}, handler),
+               std::invalid_argument);
+  EXPECT_THROW(service.on(bifrons::grpc::unary_method<Lookup, Lookup>{"/test.Accounts/"}, handler),
+               std::invalid_argument);
+  EXPECT_THROW(service.on(bifrons::grpc::unary_method<Lookup, Lookup>{"/a/b/c"}, handler), std::invalid_argument);
+  service.on(bifrons::grpc::unary_method<Lookup, Lookup>{"/test.Accounts/Echo"}, handler);
+  EXPECT_THROW(service.on(bifrons::grpc::unary_method<Lookup, Lookup>{"/test.Accounts/Echo"}, handler),
+               std::invalid_argument);
+}
+
+// Two deployments of one service: v2 appends a field to the request and to the response, and
+// adds a method. Old and new clients and servers call each other.
+namespace v1 {
+struct GetRequest {
+  std::string key;
+};
+struct GetReply {
+  std::string value;
+};
+const bifrons::grpc::unary_method<GetRequest, GetReply> get{"/kv.Store/Get"};
+
+void serve(bifrons::grpc::service& service, std::map<std::string, std::string>& store) {
+  service.on(get, [&store](grpc::CallbackServerContext&, const GetRequest& in, GetReply& out) {
+    const auto found = store.find(in.key);
+    if (found == store.end()) return grpc::Status(grpc::StatusCode::NOT_FOUND, in.key);
+    out.value = found->second;
+    return grpc::Status::OK;
+  });
+}
+}  // namespace v1
+
+namespace v2 {
+struct GetRequest {
+  std::string key;
+  bool upper_case = false;  // appended in v2
+};
+struct GetReply {
+  std::string value;
+  std::int64_t version = -1;  // appended in v2
+};
+struct DeleteRequest {
+  std::string key;
+};
+struct DeleteReply {
+  bool deleted = false;
+};
+const bifrons::grpc::unary_method<GetRequest, GetReply> get{"/kv.Store/Get"};
+const bifrons::grpc::unary_method<DeleteRequest, DeleteReply> remove{"/kv.Store/Delete"};
+
+void serve(bifrons::grpc::service& service, std::map<std::string, std::string>& store) {
+  service.on(get, [&store](grpc::CallbackServerContext&, const GetRequest& in, GetReply& out) {
+    const auto found = store.find(in.key);
+    if (found == store.end()) return grpc::Status(grpc::StatusCode::NOT_FOUND, in.key);
+    out.value = found->second;
+    if (in.upper_case)
+      for (char& c : out.value) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+    out.version = 2;
+    return grpc::Status::OK;
+  });
+  service.on(remove, [&store](grpc::CallbackServerContext&, const DeleteRequest& in, DeleteReply& out) {
+    out.deleted = store.erase(in.key) == 1;
+    return grpc::Status::OK;
+  });
+}
+}  // namespace v2
+
+TEST(GrpcEvolution, V1ClientCallsV2Server) {
+  std::map<std::string, std::string> store{{"k", "value"}};
+  bifrons::grpc::service service;
+  v2::serve(service, store);
+  test_server server(service);
+  const bifrons::grpc::client client(server.channel());
+
+  grpc::ClientContext context;
+  set_deadline(context);
+  v1::GetReply reply;
+  // The v2 server reads the v1 request with upper_case at its default, and the v1 client skips
+  // the version it does not know.
+  const grpc::Status status = client.call(v1::get, context, v1::GetRequest{"k"}, reply);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(reply.value, "value");
+}
+
+TEST(GrpcEvolution, V2ClientCallsV1Server) {
+  std::map<std::string, std::string> store{{"k", "value"}};
+  bifrons::grpc::service service;
+  v1::serve(service, store);
+  test_server server(service);
+  const bifrons::grpc::client client(server.channel());
+
+  v2::GetReply reply;
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    // The v1 server skips upper_case; the v2 client reads no version: its default stays.
+    const grpc::Status status = client.call(v2::get, context, v2::GetRequest{"k", true}, reply);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    EXPECT_EQ(reply.value, "value");
+    EXPECT_EQ(reply.version, -1);
+  }
+  grpc::ClientContext context;
+  set_deadline(context);
+  v2::DeleteReply deleted;
+  EXPECT_EQ(client.call(v2::remove, context, v2::DeleteRequest{"k"}, deleted).error_code(),
+            grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_EQ(store.size(), 1u);
+}
+
+TEST(GrpcEvolution, V2ClientCallsV2Server) {
+  std::map<std::string, std::string> store{{"k", "value"}};
+  bifrons::grpc::service service;
+  v2::serve(service, store);
+  test_server server(service);
+  const bifrons::grpc::client client(server.channel());
+  v2::GetReply reply;
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    ASSERT_TRUE(client.call(v2::get, context, v2::GetRequest{"k", true}, reply).ok());
+    EXPECT_EQ(reply.value, "VALUE");
+    EXPECT_EQ(reply.version, 2);
+  }
+  grpc::ClientContext context;
+  set_deadline(context);
+  v2::DeleteReply deleted;
+  ASSERT_TRUE(client.call(v2::remove, context, v2::DeleteRequest{"k"}, deleted).ok());
+  EXPECT_TRUE(deleted.deleted);
+}
+
+}  // namespace
