@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core.hpp"
+#include "detail/crc32c.hpp"
 #include "schema.hpp"
 
 namespace bifrons {
@@ -30,6 +31,14 @@ inline constexpr std::array<std::byte, 4> frame_magic{std::byte{0x89}, std::byte
                                                       std::byte{0x72}};
 /// The format version a frame written by this library carries, and the only one it reads.
 inline constexpr std::uint32_t frame_format = 1;
+
+/// Whether a frame ends with a CRC32C of everything before it (docs/format.md section 30).
+enum class frame_checksum : std::uint8_t { none, crc32c };
+/// The bit of the frame's format word that announces the checksum: readers that predate it see
+/// another format version (17, not 1) and refuse the frame with not_bifrons.
+inline constexpr std::uint32_t frame_crc32c_flag = 0x10;
+/// The checksum's bytes at the end of a checksummed frame.
+inline constexpr std::size_t frame_checksum_size = 4;
 
 /// The name a frame of T carries: T's schema name for a struct, record or enum (schema_name<T>
 /// or the C++ name), the one-line type spelling of docs/schema.md otherwise
@@ -48,6 +57,7 @@ struct frame {
   std::uint32_t format = 0;
   std::string_view type_name;  ///< points into the input
   std::size_t size = 0;        ///< the frame's bytes: the value starts there
+  frame_checksum checksum = frame_checksum::none;  ///< crc32c: the input's last 4 bytes are its checksum
 };
 
 /// Reads the frame at the start of bytes, without a type: not_bifrons (no magic at 0, another
@@ -60,22 +70,39 @@ inline result<frame> read_frame(std::span<const std::byte> bytes,
   (void)in.skip(frame_magic.size());
   const std::uint64_t format = in.read_varint();
   if (in.failed()) return {in.error(), in.error_offset()};
-  if (format != frame_format) return {errc::not_bifrons, frame_magic.size()};
+  if (format != frame_format && format != (frame_format | frame_crc32c_flag))
+    return {errc::not_bifrons, frame_magic.size()};
   const std::size_t at = in.offset();
   const std::uint64_t length = in.read_varint();
   if (in.failed()) return {in.error(), in.error_offset()};
   if (length > in.remaining()) return {errc::unexpected_end, at};
   const auto* name = reinterpret_cast<const char*>(in.skip(static_cast<std::size_t>(length)));
-  return frame{frame_format, std::string_view(name, static_cast<std::size_t>(length)), in.offset()};
+  return frame{frame_format, std::string_view(name, static_cast<std::size_t>(length)), in.offset(),
+               format == frame_format ? frame_checksum::none : frame_checksum::crc32c};
 }
 
+namespace detail {
+/// The value's bytes in a framed input: from the end of the frame f to the end of the input, or
+/// for a checksummed frame to its checksum, which is checked first (checksum_mismatch at the
+/// checksum's first byte; unexpected_end when the input ends before there is room for it).
+inline result<std::span<const std::byte>> framed_value(std::span<const std::byte> input, const frame& f) noexcept {
+  if (f.checksum == frame_checksum::none) return input.subspan(f.size);
+  if (input.size() - f.size < frame_checksum_size)
+    return {errc::unexpected_end, input.size(), frame_checksum_size - (input.size() - f.size)};
+  const std::size_t at = input.size() - frame_checksum_size;
+  if (crc32c(0, input.data(), at) != load_le<std::uint32_t>(input.data() + at)) return {errc::checksum_mismatch, at};
+  return input.subspan(f.size, at - f.size);
+}
+}  // namespace detail
+
 /// Appends the framed encoding of value to out (a vector of bytes or chars, or a std::string).
+/// A checksummed frame (frame_checksum::crc32c) ends with the CRC32C of all its bytes before it.
 template <class T, detail::byte_container Container>
-void to_framed(const T& value, Container& out) {
+void to_framed(const T& value, Container& out, frame_checksum checksum = frame_checksum::none) {
   const std::string& name = frame_type_name<T>();
   std::byte header[frame_magic.size() + 2 * detail::max_varint_size];
   std::byte* p = std::copy(frame_magic.begin(), frame_magic.end(), header);
-  p = detail::write_varint(p, frame_format);
+  p = detail::write_varint(p, checksum == frame_checksum::crc32c ? frame_format | frame_crc32c_flag : frame_format);
   p = detail::write_varint(p, name.size());
   using C = typename Container::value_type;
   const std::size_t old = out.size();
@@ -86,13 +113,19 @@ void to_framed(const T& value, Container& out) {
             reinterpret_cast<const std::byte*>(name.data()) + name.size(), dest);
   static_assert(sizeof(C) == 1);
   to_bytes(value, out);
+  if (checksum == frame_checksum::crc32c) {
+    const auto* framed = reinterpret_cast<const std::byte*>(out.data()) + old;
+    const std::uint32_t crc = detail::crc32c(0, framed, out.size() - old);
+    out.resize(out.size() + frame_checksum_size);
+    detail::store_le(reinterpret_cast<std::byte*>(out.data()) + out.size() - frame_checksum_size, crc);
+  }
 }
 
 /// The framed encoding of value in a new vector.
 template <class T>
-[[nodiscard]] std::vector<std::byte> to_framed(const T& value) {
+[[nodiscard]] std::vector<std::byte> to_framed(const T& value, frame_checksum checksum = frame_checksum::none) {
   std::vector<std::byte> out;
-  to_framed(value, out);
+  to_framed(value, out, checksum);
   return out;
 }
 
@@ -104,6 +137,9 @@ template <class T, detail::byte_input Bytes>
   const std::span<const std::byte> input = detail::input_bytes(bytes);
   const result<frame> f = read_frame(input, options);
   if (!f) return {f.code(), f.offset()};
+  // The checksum before the name: a damaged name is reported as damage, not as another type.
+  const result<std::span<const std::byte>> body = detail::framed_value(input, *f);
+  if (!body) return {body.code(), body.offset(), body.bytes_missing()};
   bool same_type = false;
 #if BIFRONS_HAS_EXCEPTIONS
   try {
@@ -116,7 +152,7 @@ template <class T, detail::byte_input Bytes>
 #endif
   if (!same_type) return {errc::type_mismatch, frame_magic.size() + detail::varint_size(frame_format)};
   // One named result on every path from here (returned where it was built: the value is not moved).
-  result<T> value = try_from_bytes<T>(input.subspan(f->size), options);
+  result<T> value = try_from_bytes<T>(*body, options);
   if (!value) {
     // Offsets count from the frame's first byte; the errors without a place keep offset 0.
     const bool placed = value.code() != errc::out_of_memory && value.code() != errc::user_error;
@@ -133,11 +169,12 @@ template <class T, detail::byte_input Bytes>
   const std::span<const std::byte> input = detail::input_bytes(bytes);
   const result<frame> f = read_frame(input, options);
   if (!f) detail::raise(f.code(), f.offset());
+  const result<std::span<const std::byte>> body = detail::framed_value(input, *f);
+  if (!body) detail::raise(body.code(), body.offset(), body.bytes_missing());
   if (f->type_name != frame_type_name<T>())
     detail::raise(errc::type_mismatch, frame_magic.size() + detail::varint_size(frame_format));
   T value{};
-  const auto status = detail::read_all_or_out_of_memory(input.subspan(f->size), value, options,
-                                                        detail::object_state::returned);
+  const auto status = detail::read_all_or_out_of_memory(*body, value, options, detail::object_state::returned);
   if (status.code != errc::ok) [[unlikely]]
     detail::raise(status.code, status.code == errc::out_of_memory ? 0 : status.offset + f->size);
   return value;
