@@ -81,18 +81,20 @@ class log_reader {
   }
 #endif
 
-  /// Reads the next message into out: true, or false at the end of the log, at a torn tail or at
-  /// an error, which status() then describes (out is then unchanged).
+  /// Reads the next message into out, reusing its storage as from_bytes(bytes, out) does: true,
+  /// or false at the end of the log, at a torn tail or at an error, which status() then describes
+  /// (out is then valid but unspecified, if the error was in the message). An exception a user
+  /// hook throws passes through, as from from_bytes.
   bool next(T& out) {
     std::span<const std::byte> payload;
     std::uint64_t at = 0;
     if (!scanner_.next(payload, at)) return false;
-    result<T> value = try_from_bytes<T>(payload, limits_);
-    if (!value) {
-      const bool placed = value.code() != errc::out_of_memory && value.code() != errc::user_error;
-      return scanner_.stop(value.code(), at + (placed ? log_record_header_size + value.offset() : 0), "message");
+    try {
+      from_bytes(payload, out, limits_);
+    } catch (const error& e) {
+      const bool placed = e.code() != errc::out_of_memory;
+      return scanner_.stop(e.code(), at + (placed ? log_record_header_size + e.offset() : 0), "message");
     }
-    out = std::move(*value);
     last_offset_ = at;
     ++messages_;
     return true;
