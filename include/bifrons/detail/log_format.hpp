@@ -149,6 +149,8 @@ inline void log_record_header(std::byte* out, const std::array<std::byte, 4>& sy
 class log_scanner {
  public:
   static constexpr std::size_t chunk = std::size_t{64} << 10;
+  /// The most fill() is asked for (a 32-bit host cannot hold a record of 4 GiB, whatever the limits).
+  static constexpr std::size_t max_fill = std::numeric_limits<std::size_t>::max() - 2 * chunk;
 
   log_scanner(log_source source, const log_read_options& options) : source_(std::move(source)), options_(options) {
     read_header();
@@ -177,7 +179,7 @@ class log_scanner {
         return false;
       }
       const std::uint32_t length = load_le<std::uint32_t>(h + 4);
-      if (length > options_.limits.max_alloc_bytes)
+      if (length > options_.limits.max_alloc_bytes || length > max_fill - log_record_header_size)
         return stop(errc::allocation_limit_exceeded, at + 4, "record header");
       const std::size_t whole = log_record_header_size + static_cast<std::size_t>(length);
       if (!fill(whole)) return finish_short(at);
@@ -217,8 +219,14 @@ class log_scanner {
       end_ -= begin_;
       begin_ = 0;
     }
-    if (buffer_.size() < n) buffer_.resize(std::max(n + chunk, chunk));
     while (end_ < n) {
+      if (end_ == buffer_.size()) {
+        // Grows with the bytes that arrive (at most doubling), not with what a length claims: a
+        // header claiming 200 MiB at the end of a short file costs what the file holds.
+        const std::size_t target = n + chunk;
+        const std::size_t size = buffer_.size();
+        buffer_.resize(size + std::min(std::max(size, chunk), target - size));
+      }
       const std::ptrdiff_t got = source_.read(buffer_.data() + end_, buffer_.size() - end_);
       if (got < 0) {
         stop(errc::stream_error, offset_of(end_), "read");
@@ -299,7 +307,7 @@ class log_scanner {
       const std::size_t at = pos;
       std::uint64_t n = 0;
       if (!varint(n)) return false;
-      if (n > limit) return refuse(errc::allocation_limit_exceeded, at), false;
+      if (n > limit || n > max_fill - pos) return refuse(errc::allocation_limit_exceeded, at), false;
       if (!fill(pos + static_cast<std::size_t>(n))) return refuse(errc::unexpected_end, offset_of(end_)), false;
       out.assign(reinterpret_cast<const char*>(buffer_.data() + pos), static_cast<std::size_t>(n));
       pos += static_cast<std::size_t>(n);
