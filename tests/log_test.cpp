@@ -21,7 +21,10 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <stdexcept>
+#include <streambuf>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "emulation.hpp"
@@ -470,6 +473,109 @@ TEST(LogAppend, RefusesALogOfAnotherTypeOrDamagedBeforeItsEnd) {
                                .c_str());
   }
   EXPECT_EQ(read_file(file.path()), bytes);  // untouched
+}
+
+TEST(LogAppend, RefusesOversizedMessagesAndAppendsAfterClose) {
+  TempFile file("bifrons-limits");
+  bifrons::log_appender<LogEvent> log(file.path(), {.max_message_bytes = 64});
+  try {
+    log.append(make_event(1, 100));
+    FAIL() << "a 100-byte message under a 64-byte limit";
+  } catch (const bifrons::error& e) {
+    EXPECT_EQ(e.code(), errc::allocation_limit_exceeded);
+  }
+  const std::uint64_t before = log.size();
+  log.append(make_event(2));
+  EXPECT_EQ(log.size(), before + 16 + bifrons::serialized_size(make_event(2)));
+  log.close();
+  EXPECT_THROW(log.append(make_event(3)), std::logic_error);
+  bifrons::log_reader<LogEvent> reader(file.path());
+  LogEvent e;
+  ASSERT_TRUE(reader.next(e));
+  EXPECT_EQ(e, make_event(2));
+  EXPECT_FALSE(reader.next(e));
+  EXPECT_TRUE(reader.ok());
+}
+
+TEST(LogAppend, AppendsToADescriptor) {
+  TempFile file("bifrons-fd");
+  const int fd = ::open(file.path().c_str(), O_RDWR | O_CREAT, 0644);
+  ASSERT_GE(fd, 0);
+  {
+    bifrons::log_appender<LogEvent> log(fd, {.policy = bifrons::durability::fsync_batch});
+    log.append(make_event(0));
+    log.commit();
+  }
+  {
+    bifrons::log_appender<LogEvent> again(fd, {});
+    again.append(make_event(1));
+  }
+  EXPECT_EQ(::close(fd), 0);
+  bifrons::log_reader<LogEvent> reader(file.path());
+  std::uint64_t n = 0;
+  for (LogEvent e; reader.next(e); ++n) EXPECT_EQ(e, make_event(n));
+  EXPECT_EQ(n, 2u);
+}
+
+TEST(LogErrors, FilesThatCannotBeOpenedThrowSystemErrors) {
+  const fs::path missing = fs::temp_directory_path() / "bifrons-no-such-dir" / "x.log";
+  EXPECT_THROW(bifrons::log_reader<LogEvent>{missing}, std::system_error);
+  EXPECT_THROW(bifrons::log_appender<LogEvent>{missing}, std::system_error);
+}
+
+/// A stream buffer that fails after n bytes (a disk error under an istream).
+class failing_buffer : public std::streambuf {
+ public:
+  explicit failing_buffer(std::string data) : data_(std::move(data)) {
+    setg(data_.data(), data_.data(), data_.data() + data_.size());
+  }
+
+ protected:
+  int_type underflow() override { throw std::runtime_error("the disk failed"); }
+
+ private:
+  std::string data_;
+};
+
+TEST(LogErrors, AStreamThatFailsIsAStreamError) {
+  std::vector<std::size_t> offsets;
+  const auto bytes = small_log(3, offsets);
+  failing_buffer buffer(as_string(bytes).substr(0, offsets[2] + 5));
+  std::istream in(&buffer);
+  bifrons::log_reader<LogEvent> reader(in);
+  std::vector<LogEvent> events;
+  for (LogEvent e; reader.next(e);) events.push_back(e);
+  // libstdc++'s istream::read drops what it read in a call that failed: what came before, if any.
+  expect_prefix(events, 2);
+  EXPECT_EQ(reader.status().code, errc::stream_error);
+  EXPECT_STREQ(reader.status().what, "read");
+}
+
+TEST(LogErrors, BrokenHeadersAreRefusedWithTheirOffsets) {
+  std::vector<std::size_t> offsets;
+  const auto good = small_log(0, offsets);
+  auto outcome = [](std::vector<std::byte> bytes) {
+    const auto out = read_all(bytes);
+    return std::string(bifrons::describe(out.status.code)) + " at " + std::to_string(out.status.offset);
+  };
+  auto overlong = good;  // the format as 81 00: not minimal
+  overlong[4] = std::byte{0x81};
+  overlong.insert(overlong.begin() + 5, std::byte{0x00});
+  EXPECT_EQ(outcome(overlong), "malformed varint at 4");
+  auto format_2 = good;
+  format_2[4] = std::byte{2};
+  EXPECT_EQ(outcome(format_2), "not bifrons data (no frame, or an unknown format version) at 4");
+  auto long_name = good;  // a name of 5,000 bytes: over the 4,096 a header may hold
+  long_name[5] = std::byte{0x88};
+  long_name.insert(long_name.begin() + 6, std::byte{0x27});
+  EXPECT_EQ(outcome(long_name), "allocation budget exceeded at 5");
+  auto bad_crc = good;
+  bad_crc.back() ^= std::byte{1};
+  EXPECT_EQ(outcome(bad_crc), "checksum mismatch (the data is damaged) at " + std::to_string(good.size() - 4));
+  EXPECT_EQ(outcome(std::vector<std::byte>(good.begin(), good.begin() + 8)), "unexpected end of input at 8");
+  EXPECT_EQ(outcome(std::vector<std::byte>(good.begin(), good.end() - 2)),
+            "unexpected end of input at " + std::to_string(good.size() - 2));
+  EXPECT_EQ(outcome(std::vector<std::byte>(good.begin(), good.begin() + 5)), "unexpected end of input at 5");
 }
 
 // ---- crash consistency ---------------------------------------------------------------------------

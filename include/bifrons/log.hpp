@@ -170,6 +170,7 @@ class log_appender {
     owned_ = true;
     try {
       start();
+      if (created_ && options_.policy != durability::none) sync_directory(path);
     } catch (...) {
       ::close(fd_);
       throw;
@@ -256,6 +257,7 @@ class log_appender {
       const auto header = detail::log_header_bytes(frame_type_name<T>(), schema_text, sync_);
       pending_.assign(header.begin(), header.end());
       commit();
+      created_ = true;
       return;
     }
     if (::lseek(fd_, 0, SEEK_SET) != 0)
@@ -281,6 +283,17 @@ class log_appender {
     }
     if (::lseek(fd_, static_cast<::off_t>(written_), SEEK_SET) < 0)
       throw std::system_error(errno, std::generic_category(), "bifrons: seeking a log");
+  }
+
+  /// A new file's name is durable once its directory is synced too.
+  static void sync_directory(const std::filesystem::path& path) {
+    const std::filesystem::path parent = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    const int dir = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0) throw std::system_error(errno, std::generic_category(), "bifrons: opening a log's directory");
+    const int status = ::fsync(dir);
+    const int failure = errno;
+    ::close(dir);
+    if (status != 0) throw std::system_error(failure, std::generic_category(), "bifrons: syncing a log's directory");
   }
 
   void write_pending() {
@@ -315,6 +328,7 @@ class log_appender {
   log_write_options options_;
   int fd_ = -1;
   bool owned_ = false;
+  bool created_ = false;
   std::array<std::byte, 4> sync_{};
   std::vector<std::byte> pending_;
   std::uint64_t written_ = 0;

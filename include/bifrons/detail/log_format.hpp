@@ -84,7 +84,8 @@ class log_source {
     if (stream_ != nullptr) {
       stream_->read(reinterpret_cast<char*>(p), static_cast<std::streamsize>(n));
       const auto got = static_cast<std::ptrdiff_t>(stream_->gcount());
-      if (stream_->bad()) return -1;
+      // Bytes read before a failure count; the failure is reported by the next read.
+      if (got == 0 && stream_->bad()) return -1;
       return got;
     }
 #if BIFRONS_LOG_POSIX
@@ -179,7 +180,8 @@ class log_scanner {
         return false;
       }
       const std::uint32_t length = load_le<std::uint32_t>(h + 4);
-      if (length > options_.limits.max_alloc_bytes || length > max_fill - log_record_header_size)
+      const std::uint64_t claimed = length;  // compared as 64 bits: beyond max_fill only on 32-bit hosts
+      if (claimed > options_.limits.max_alloc_bytes || claimed > max_fill - log_record_header_size)
         return stop(errc::allocation_limit_exceeded, at + 4, "record header");
       const std::size_t whole = log_record_header_size + static_cast<std::size_t>(length);
       if (!fill(whole)) return finish_short(at);
