@@ -111,7 +111,8 @@ class LogReader:
         parts = [self._buf[self._pos :]]
         have = len(parts[0])
         while have < n:
-            chunk = self._file.read(max(n - have, _CHUNK))
+            # At most 1 MiB a call: a length that claims more than the file holds costs what it holds.
+            chunk = self._file.read(min(max(n - have, _CHUNK), 1 << 20))
             if not chunk:
                 self._eof = True
                 break
