@@ -63,6 +63,10 @@ class log_error : public std::runtime_error {
 /// Reads the messages of a log of T, in order.
 template <class T>
 class log_reader {
+  static_assert(BIFRONS_HAS_EXCEPTIONS || detail::always_false<T>,
+                "bifrons: log_reader<T> reads messages with from_bytes and reports file errors with exceptions: "
+                "build with exceptions, or read each message with try_from_bytes from your own framing");
+
  public:
   explicit log_reader(std::istream& in, const log_read_options& options = {})
       : scanner_(detail::log_source(in), options), limits_(options.limits) {
@@ -163,6 +167,10 @@ struct log_write_options {
 /// when the file system fails and log_error when the file is not a log of T or is damaged.
 template <class T>
 class log_appender {
+  static_assert(BIFRONS_HAS_EXCEPTIONS || detail::always_false<T>,
+                "bifrons: log_appender<T> reports file-system failures with std::system_error: build with "
+                "exceptions");
+
  public:
   explicit log_appender(const std::filesystem::path& path, const log_write_options& options = {}) : options_(options) {
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
