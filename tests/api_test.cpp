@@ -657,7 +657,8 @@ TEST(Error, CodesAreStableAndDescribed) {
                                         {errc::user_error, 15},
                                         {errc::bucket_limit_exceeded, 16},
                                         {errc::invalid_stride, 17},
-                                        {errc::non_canonical, 28}};
+                                        {errc::non_canonical, 28},
+                                        {errc::checksum_mismatch, 29}};
   std::set<std::string> descriptions;
   for (const auto& [code, value] : codes) {
     EXPECT_EQ(static_cast<int>(code), value);

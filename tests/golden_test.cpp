@@ -11,6 +11,7 @@
 // big-endian and 32-bit hosts. If BIFRONS_GOLDEN_OUT names a directory, the bytes this host's
 // writer produces are written there as <name>.bin, for CI on emulated machines to diff.
 
+#include <bifrons/log.hpp>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -195,6 +196,69 @@ TEST(GoldenFiles, StructHeadersAtTheVarintBoundaries) {
   EXPECT_EQ(b8k[1], std::byte{0x80});
   EXPECT_EQ(b8k[2], std::byte{0x01});
   EXPECT_EQ(b8k.size(), 3u + 8192u);
+}
+
+// ---- golden logs (docs/format.md section 36) -----------------------------------------------------
+// tests/golden/log/: three messages of sequence<i32> ({1, -2}, {}, {300}) under the sync marker
+// a3 f0 b1 5e, spelled out by hand; torn_tail.log adds the first 10 bytes of a fourth record,
+// damaged_middle.log flips the second record's payload byte.
+
+struct golden_log_read {
+  std::vector<std::vector<std::int32_t>> messages;
+  bifrons::log_status status;
+  std::uint64_t skipped = 0;
+};
+
+golden_log_read read_golden_log(const std::string& name, bool skip_damaged = false) {
+  std::ifstream in(golden_dir() + "/log/" + name, std::ios::binary);
+  EXPECT_TRUE(in) << name;
+  bifrons::log_read_options options;
+  options.skip_damaged = skip_damaged;
+  bifrons::log_reader<std::vector<std::int32_t>> reader(in, options);
+  golden_log_read out;
+  for (std::vector<std::int32_t> m; reader.next(m);) out.messages.push_back(m);
+  out.status = reader.status();
+  out.skipped = reader.skipped_bytes();
+  return out;
+}
+
+const std::vector<std::vector<std::int32_t>> golden_log_messages{{1, -2}, {}, {300}};
+
+TEST(GoldenLogs, Intact) {
+  const auto r = read_golden_log("intact.log");
+  EXPECT_EQ(r.messages, golden_log_messages);
+  EXPECT_EQ(r.status.code, bifrons::errc::ok);
+  EXPECT_EQ(r.status.torn_tail_bytes, 0u);
+  EXPECT_EQ(r.status.offset, 91u);
+  // Today's writer produces the same bytes (with the same sync marker).
+  const auto path = std::filesystem::temp_directory_path() / "bifrons-golden-log.log";
+  std::filesystem::remove(path);
+  {
+    bifrons::log_appender<std::vector<std::int32_t>> log(path, {.sync_marker = 0x5eb1f0a3u});
+    for (const auto& m : golden_log_messages) log.append(m);
+  }
+  EXPECT_EQ(load_file(path.string()), load_file(golden_dir() + "/log/intact.log"));
+  std::filesystem::remove(path);
+}
+
+TEST(GoldenLogs, TornTail) {
+  const auto r = read_golden_log("torn_tail.log");
+  EXPECT_EQ(r.messages, golden_log_messages);
+  EXPECT_EQ(r.status.code, bifrons::errc::ok);
+  EXPECT_EQ(r.status.offset, 91u);
+  EXPECT_EQ(r.status.torn_tail_bytes, 10u);
+}
+
+TEST(GoldenLogs, DamagedMiddle) {
+  auto r = read_golden_log("damaged_middle.log");
+  EXPECT_EQ(r.messages, (std::vector<std::vector<std::int32_t>>{{1, -2}}));
+  EXPECT_EQ(r.status.code, bifrons::errc::checksum_mismatch);
+  EXPECT_EQ(r.status.offset, 53u);
+  EXPECT_STREQ(r.status.what, "record payload");
+  r = read_golden_log("damaged_middle.log", true);
+  EXPECT_EQ(r.messages, (std::vector<std::vector<std::int32_t>>{{1, -2}, {300}}));
+  EXPECT_EQ(r.status.code, bifrons::errc::ok);
+  EXPECT_EQ(r.skipped, 17u);
 }
 
 }  // namespace

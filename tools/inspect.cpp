@@ -7,11 +7,17 @@
 // data stops with the library's error code, the offset and the field path.
 
 #include <algorithm>
+#include <bifrons/log.hpp>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+
 #include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -25,14 +31,17 @@ using namespace bifrons::tools;
 constexpr const char* usage =
     "usage: bifrons-inspect --schema SCHEMA... [--type NAME] [--annotate] [--max-depth N]\n"
     "                       [--max-elements N] [--max-objects N] [--max-alloc-bytes N]\n"
-    "                       [--unknown-types-null] [--framed] [FILE | -]\n"
+    "                       [--unknown-types-null] [--framed] [--skip-damaged] [FILE | -]\n"
     "\n"
     "Prints the value in FILE (standard input if none, or -) as JSON, read with SCHEMA (the JSON\n"
     "of bifrons::schema<T>()). Exits 1 on bad data, with the error code, offset and field path.\n"
     "A typed file (bifrons::to_framed) names its type: of several schemas (--schema repeated, or a\n"
     "directory of them), the one whose root is that type reads it; two schemas of one root type are\n"
     "refused. With several schemas, or --framed, a file without a frame is not bifrons data\n"
-    "(not_bifrons, as bifrons::from_framed says).\n"
+    "(not_bifrons, as bifrons::from_framed says). A log (<bifrons/log.hpp>) is\n"
+    "listed one message per line, \"offset: value\", read one record at a time (the limits apply to\n"
+    "each message; --max-alloc-bytes also bounds a record's length); a torn tail is reported on\n"
+    "standard error, damage stops with checksum_mismatch at the record.\n"
     "\n"
     "  --annotate       an annotated hex dump: offset, bytes, field path, meaning\n"
     "  --type NAME      read a type of the schema's \"types\" instead of its root\n"
@@ -45,7 +54,8 @@ constexpr const char* usage =
     "  --unknown-types-null\n"
     "                   objects of registered names the schema does not hold read as null\n"
     "                   (unknown_type_policy::null), instead of failing with unknown_type\n"
-    "  --framed         the file must be typed (bifrons::to_framed)\n";
+    "  --framed         the file must be typed (bifrons::to_framed)\n"
+    "  --skip-damaged   logs: skip damaged records to the next intact one, and count them\n";
 
 /// offset | up to 8 bytes | path | meaning, with continuation lines for longer parts.
 void print_annotations(const std::vector<annotation>& notes, std::span<const std::byte> bytes) {
@@ -79,6 +89,61 @@ std::uint64_t number_argument(const char* text) {
   return v;
 }
 
+/// Lists the messages of a log from in, read with the schema whose root the header names.
+int inspect_log(std::istream& in, const std::string& file, const std::vector<schema>& schemas,
+                const decode_options& options, bool skip_damaged) {
+  bifrons::log_read_options log_options;
+  log_options.limits.max_alloc_bytes =
+      static_cast<std::size_t>(std::min<std::uint64_t>(options.max_alloc_bytes,
+                                                       std::numeric_limits<std::size_t>::max()));
+  log_options.skip_damaged = skip_damaged;
+  bifrons::detail::log_scanner scanner(bifrons::detail::log_source(in), log_options);
+  const char* name = file == "-" ? "stdin" : file.c_str();
+  auto fail = [&](bifrons::errc code, std::uint64_t offset, const std::string& where) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "bifrons-inspect: %s: %s (%u) at byte %llu, in %s: %s\n", name,
+                 std::string(errc_name(code)).c_str(), static_cast<unsigned>(code),
+                 static_cast<unsigned long long>(offset), where.c_str(), bifrons::describe(code));
+    return 1;
+  };
+  const schema* chosen = nullptr;
+  for (const schema& s : schemas)
+    if (!scanner.failed() && spell(s.root) == scanner.header().type_name) chosen = &s;
+  if (!scanner.failed() && chosen == nullptr)
+    return fail(bifrons::errc::type_mismatch, scanner.header().name_offset,
+                "(log header) " + scanner.header().type_name);
+  std::span<const std::byte> payload;
+  std::uint64_t at = 0;
+  while (scanner.next(payload, at)) {
+    const decode_result r = decode(*chosen, payload, options);
+    if (!r.ok)
+      return fail(r.code, at + bifrons::log_record_header_size + r.offset,
+                  "the message at " + std::to_string(at) + ", " + r.path);
+    std::printf("%llu: %s\n", static_cast<unsigned long long>(at), to_text(r.value).c_str());
+  }
+  std::fflush(stdout);  // the messages, then what ended them
+  const bifrons::log_status& status = scanner.status();
+  if (status.code != bifrons::errc::ok) return fail(status.code, status.offset, std::string("(") + status.what + ")");
+  if (scanner.damaged_stretches() != 0)
+    std::fprintf(stderr, "bifrons-inspect: %s: skipped %llu damaged stretches, %llu bytes\n", name,
+                 static_cast<unsigned long long>(scanner.damaged_stretches()),
+                 static_cast<unsigned long long>(scanner.skipped_bytes()));
+  if (status.torn_tail_bytes != 0)
+    std::fprintf(stderr, "bifrons-inspect: %s: a torn tail of %llu bytes at byte %llu\n", name,
+                 static_cast<unsigned long long>(status.torn_tail_bytes),
+                 static_cast<unsigned long long>(status.offset));
+  return 0;
+}
+
+/// Whether the file begins with a log's magic (standard input is not peeked at: read whole).
+bool is_log_file(const std::string& file) {
+  if (file == "-") return false;
+  std::ifstream in(file, std::ios::binary);
+  char magic[4] = {};
+  return in.read(magic, sizeof magic) &&
+         std::equal(magic, magic + 4, reinterpret_cast<const char*>(bifrons::log_magic.data()));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -86,6 +151,7 @@ int main(int argc, char** argv) {
   std::string type_name, file = "-";
   decode_options options;
   bool framed_only = false;
+  bool skip_damaged = false;
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string arg = argv[i];
@@ -120,6 +186,8 @@ int main(int argc, char** argv) {
         options.unknown_types_null = true;
       } else if (arg == "--framed") {
         framed_only = true;
+      } else if (arg == "--skip-damaged") {
+        skip_damaged = true;
       } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
         std::fprintf(stderr, "bifrons-inspect: unknown option %s\n%s", arg.c_str(), usage);
         return 2;
@@ -144,8 +212,18 @@ int main(int argc, char** argv) {
         throw std::runtime_error("two schemas have the root type " + it->first + ": " + it->second + " and " + path +
                                  "; keep one");
     }
+    if (is_log_file(file)) {
+      if (options.annotate || !type_name.empty())
+        throw std::runtime_error("--annotate and --type read single values, not logs");
+      std::ifstream in(file, std::ios::binary);
+      return inspect_log(in, file, schemas, options, skip_damaged);
+    }
     const std::string data = read_file(file);
     const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data.data()), data.size());
+    if (bytes.size() >= 4 && std::equal(bifrons::log_magic.begin(), bifrons::log_magic.end(), bytes.begin())) {
+      std::istringstream in(data);
+      return inspect_log(in, file, schemas, options, skip_damaged);
+    }
     const std::string shown = file == "-" ? "stdin" : file;
     decode_result r;
     const bool needs_frame = framed_only || (schemas.size() > 1 && type_name.empty());
@@ -174,7 +252,11 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "bifrons-inspect: %s: %s (%u) at byte %zu, in %s: %s\n", shown.c_str(),
                    std::string(errc_name(r.code)).c_str(), static_cast<unsigned>(r.code), r.offset, r.path.c_str(),
                    bifrons::describe(r.code));
-      if (!is_framed(bytes) && r.code != bifrons::errc::not_bifrons)
+      // Garbage fails in the structure; a value that reads but is refused (a limit, a type) is data.
+      const bool structural = r.code == bifrons::errc::unexpected_end || r.code == bifrons::errc::malformed_varint ||
+                              r.code == bifrons::errc::invalid_value || r.code == bifrons::errc::count_exceeds_input ||
+                              r.code == bifrons::errc::trailing_bytes || r.code == bifrons::errc::value_out_of_range;
+      if (!is_framed(bytes) && structural)
         std::fprintf(stderr,
                      "bifrons-inspect: %s has no frame, so it was read as an untyped value of the schema's root; "
                      "if it should be a typed file (bifrons::to_framed), it is not bifrons data (--framed says so)\n",

@@ -49,6 +49,7 @@ enum class errc : std::uint8_t {
   type_mismatch = 25,         ///< a framed read: the frame names another type
   newer_version = 26,         ///< a class that refuses newer data (bifrons_refuse_newer) met a version above its own
   non_canonical = 28,         ///< read_options::canonical_only: not the bytes a writer produces for the value
+  checksum_mismatch = 29,     ///< a checksummed frame or a log record whose bytes are not those its checksum covers
 };
 
 /// A short English description of an error code.
@@ -82,6 +83,7 @@ constexpr const char* describe(errc e) noexcept {
     case errc::type_mismatch: return "the frame names another type";
     case errc::newer_version: return "class version newer than the reader's";
     case errc::non_canonical: return "not the canonical encoding of the value read";
+    case errc::checksum_mismatch: return "checksum mismatch (the data is damaged)";
   }
   return "unknown error";
 }

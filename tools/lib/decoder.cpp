@@ -43,6 +43,7 @@ std::string_view errc_name(errc code) {
     case errc::type_mismatch: return "type_mismatch";
     case errc::newer_version: return "newer_version";
     case errc::non_canonical: return "non_canonical";
+    case errc::checksum_mismatch: return "checksum_mismatch";
   }
   return "unknown";
 }
@@ -1337,7 +1338,15 @@ decode_result decode_framed(const std::vector<schema>& schemas, std::span<const 
     out.annotations = std::move(header);
     return out;
   }
-  out = decode(schemas[chosen], bytes.subspan(f->size), options);
+  const result<std::span<const std::byte>> body = detail::framed_value(bytes, *f);
+  if (!body) {
+    out.code = body.code();
+    out.offset = body.offset();
+    out.path = "(frame checksum)";
+    out.annotations = std::move(header);
+    return out;
+  }
+  out = decode(schemas[chosen], *body, options);
   out.end += f->size;
   if (!out.ok && out.code != errc::out_of_memory) out.offset += f->size;
   for (annotation& a : out.annotations) a.offset += f->size;

@@ -11,6 +11,7 @@ The wire format is docs/format.md, the schema model and the values docs/schema.m
 
 from ._errors import DecodeError, EncodeError, Errc, Error, SchemaError
 from ._frame import Frame, read_frame
+from ._log import LogReader, crc32c, read_log
 from ._schema import Schema, load_schema
 from ._state import ReadOptions
 
@@ -20,11 +21,14 @@ __all__ = [
     "Errc",
     "Error",
     "Frame",
+    "LogReader",
     "ReadOptions",
     "Schema",
     "SchemaError",
+    "crc32c",
     "load_schema",
     "read_frame",
+    "read_log",
 ]
 
 __version__ = "0.1.0"

@@ -38,6 +38,7 @@ class Errc(enum.IntEnum):
     type_mismatch = 25
     newer_version = 26
     non_canonical = 28
+    checksum_mismatch = 29
 
 
 class Error(Exception):

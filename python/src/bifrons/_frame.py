@@ -10,6 +10,7 @@ from ._state import ReadOptions, Reader, varint_bytes
 
 MAGIC = b"\x89bfr"
 FORMAT = 1
+CRC32C_FLAG = 0x10  # the frame ends with the CRC32C of its bytes before it (section 30)
 
 
 class Frame(NamedTuple):
@@ -21,6 +22,8 @@ class Frame(NamedTuple):
     """The frame's bytes: the value starts there."""
     name_offset: int
     """Where the name's length is (the offset of a ``type_mismatch``)."""
+    checksummed: bool = False
+    """Whether the frame's last 4 bytes are a CRC32C of every byte before them."""
 
 
 def frame_header(type_name: str) -> bytes:
@@ -36,11 +39,11 @@ def read_frame(data: bytes) -> Frame:
         raise DecodeError(Errc.not_bifrons, 0, "no frame magic")
     r = Reader(data, ReadOptions(), pos=len(MAGIC))
     version = r.varint()
-    if version != FORMAT:
+    if version not in (FORMAT, FORMAT | CRC32C_FLAG):
         raise DecodeError(Errc.not_bifrons, len(MAGIC), f"format version {version}")
     name_offset = r.pos
     length = r.varint()
     if length > r.limit - r.pos:
         raise DecodeError(Errc.unexpected_end, name_offset, f"a type name of {length} bytes")
     name = data[r.pos : r.pos + length].decode("utf-8", "replace")
-    return Frame(name, r.pos + length, name_offset)
+    return Frame(name, r.pos + length, name_offset, version != FORMAT)

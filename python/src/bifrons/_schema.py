@@ -37,6 +37,7 @@ from ._codecs import (
 )
 from ._errors import DecodeError, EncodeError, Errc, Error, SchemaError
 from ._frame import MAGIC, frame_header, read_frame
+from ._log import crc32c
 from ._state import ReadOptions, Reader, Writer
 
 # Fixed sizes beyond any real type, refused as the C++ tools refuse them.
@@ -522,6 +523,14 @@ class Schema:
         from the frame's first byte."""
         data = _input(data)
         frame = read_frame(data)
+        if frame.checksummed:
+            # Checked before the name, as the C++ reader does: damage is reported as damage.
+            if len(data) - frame.size < 4:
+                raise DecodeError(Errc.unexpected_end, len(data), "the frame's checksum")
+            end = len(data) - 4
+            if crc32c(data[:end]) != int.from_bytes(data[end:], "little"):
+                raise DecodeError(Errc.checksum_mismatch, end, "the frame's checksum")
+            data = data[:end]
         if data[frame.name_offset : frame.size] != self._frame_name:
             raise DecodeError(Errc.type_mismatch, frame.name_offset, f"the frame names {frame.type_name!r}")
         return _read_value(self._root, Reader(data, options or _DEFAULT_OPTIONS, pos=frame.size))

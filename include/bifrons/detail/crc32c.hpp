@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// CRC32C (Castagnoli, reflected polynomial 0x82f63b78, initial value and final xor 0xffffffff):
+// the checksum of checksummed frames and of log records (docs/format.md sections 30 and 36).
+// Chosen over a faster non-cryptographic hash because it is a standard every language has
+// (Python's crc32c, Java's java.util.zip.CRC32C, iSCSI, ext4, TFRecord, LevelDB), detects every
+// error of up to 3 flipped bits and every burst up to 32 bits in a message of the sizes used here,
+// and has an instruction on x86-64 (SSE4.2) and ARMv8 (the CRC extension).
+//
+// Three implementations with the same results: the SSE4.2 instruction, chosen at run time from
+// the CPU (so a portable build still gets it); ARMv8's, when the compiler targets it; a table of
+// 8 x 256 entries ("slicing by 8") everywhere else. tests/frame_test.cpp checks all that the host
+// runs against the standard's check values.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "config.hpp"
+#include "encoding.hpp"
+
+#if BIFRONS_HAS_BUILTINS && (defined(__x86_64__) || defined(__i386__)) && !defined(BIFRONS_NO_HARDWARE_CRC32C)
+#define BIFRONS_CRC32C_X86 1
+#include <nmmintrin.h>
+#else
+#define BIFRONS_CRC32C_X86 0
+#endif
+#if BIFRONS_HAS_BUILTINS && defined(__ARM_FEATURE_CRC32) && !defined(BIFRONS_NO_HARDWARE_CRC32C)
+#define BIFRONS_CRC32C_ARM 1
+#include <arm_acle.h>
+#else
+#define BIFRONS_CRC32C_ARM 0
+#endif
+
+namespace bifrons::detail {
+
+inline constexpr std::uint32_t crc32c_polynomial = 0x82f63b78u;
+
+/// crc32c_tables[k][b]: the CRC register after byte b followed by k zero bytes.
+inline constexpr std::array<std::array<std::uint32_t, 256>, 8> crc32c_tables = [] {
+  std::array<std::array<std::uint32_t, 256>, 8> t{};
+  for (std::uint32_t b = 0; b < 256; ++b) {
+    std::uint32_t crc = b;
+    for (int bit = 0; bit < 8; ++bit) crc = (crc >> 1) ^ ((crc & 1u) != 0 ? crc32c_polynomial : 0u);
+    t[0][b] = crc;
+  }
+  for (std::size_t k = 1; k < 8; ++k)
+    for (std::size_t b = 0; b < 256; ++b) t[k][b] = (t[k - 1][b] >> 8) ^ t[0][t[k - 1][b] & 0xffu];
+  return t;
+}();
+
+/// The portable CRC32C: extends crc (a finished CRC32C of earlier bytes, 0 for none) by n bytes.
+inline std::uint32_t crc32c_portable(std::uint32_t crc, const std::byte* p, std::size_t n) noexcept {
+  const auto& t = crc32c_tables;
+  crc = ~crc;
+  for (; n >= 8; n -= 8, p += 8) {
+    // Assembled byte by byte, so the result does not depend on the host's byte order.
+    const std::uint32_t lo = crc ^
+                             (std::to_integer<std::uint32_t>(p[0]) | std::to_integer<std::uint32_t>(p[1]) << 8 |
+                              std::to_integer<std::uint32_t>(p[2]) << 16 | std::to_integer<std::uint32_t>(p[3]) << 24);
+    crc = t[7][lo & 0xffu] ^ t[6][(lo >> 8) & 0xffu] ^ t[5][(lo >> 16) & 0xffu] ^ t[4][lo >> 24] ^
+          t[3][std::to_integer<std::uint8_t>(p[4])] ^ t[2][std::to_integer<std::uint8_t>(p[5])] ^
+          t[1][std::to_integer<std::uint8_t>(p[6])] ^ t[0][std::to_integer<std::uint8_t>(p[7])];
+  }
+  for (; n > 0; --n, ++p) crc = (crc >> 8) ^ t[0][(crc ^ std::to_integer<std::uint32_t>(*p)) & 0xffu];
+  return ~crc;
+}
+
+#if BIFRONS_CRC32C_X86
+[[gnu::target("sse4.2")]] inline std::uint32_t crc32c_sse42(std::uint32_t crc, const std::byte* p,
+                                                            std::size_t n) noexcept {
+  crc = ~crc;
+#if defined(__x86_64__)
+  std::uint64_t wide = crc;
+  for (; n >= 8; n -= 8, p += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, p, 8);  // x86 is little-endian: the bytes in order
+    wide = _mm_crc32_u64(wide, word);
+  }
+  crc = static_cast<std::uint32_t>(wide);
+#endif
+  for (; n >= 4; n -= 4, p += 4) {
+    std::uint32_t word;
+    std::memcpy(&word, p, 4);
+    crc = _mm_crc32_u32(crc, word);
+  }
+  for (; n > 0; --n, ++p) crc = _mm_crc32_u8(crc, std::to_integer<std::uint8_t>(*p));
+  return ~crc;
+}
+
+inline bool cpu_has_sse42() noexcept {
+  static const bool has = __builtin_cpu_supports("sse4.2");
+  return has;
+}
+#endif
+
+#if BIFRONS_CRC32C_ARM
+inline std::uint32_t crc32c_armv8(std::uint32_t crc, const std::byte* p, std::size_t n) noexcept {
+  crc = ~crc;
+  for (; n >= 8; n -= 8, p += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, p, 8);
+    if constexpr (std::endian::native == std::endian::big) word = byteswap(word);
+    crc = __crc32cd(crc, word);
+  }
+  for (; n > 0; --n, ++p) crc = __crc32cb(crc, std::to_integer<std::uint8_t>(*p));
+  return ~crc;
+}
+#endif
+
+/// Which implementation crc32c() uses on this host: "sse4.2", "armv8" or "table".
+inline const char* crc32c_implementation() noexcept {
+#if BIFRONS_CRC32C_X86
+  if (cpu_has_sse42()) return "sse4.2";
+#endif
+#if BIFRONS_CRC32C_ARM
+  return "armv8";
+#else
+  return "table";
+#endif
+}
+
+/// CRC32C of n bytes at p, continuing crc (the CRC32C of the bytes before them; 0 for none), so
+/// that crc32c(crc32c(0, a), b) == crc32c(0, a followed by b).
+inline std::uint32_t crc32c(std::uint32_t crc, const std::byte* p, std::size_t n) noexcept {
+#if BIFRONS_CRC32C_X86
+  if (cpu_has_sse42()) return crc32c_sse42(crc, p, n);
+#endif
+#if BIFRONS_CRC32C_ARM
+  return crc32c_armv8(crc, p, n);
+#else
+  return crc32c_portable(crc, p, n);
+#endif
+}
+
+}  // namespace bifrons::detail
