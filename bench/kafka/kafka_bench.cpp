@@ -180,7 +180,9 @@ outcome run_protobuf(const std::string& bootstrap, std::uint64_t count) {
   // Delivery reports, as the bifrons producer counts them: a producer that never learns of a lost
   // message does less work (librdkafka frees delivered messages in its own thread).
   struct : RdKafka::DeliveryReportCb {
-    void dr_cb(RdKafka::Message& message) override { if (message.err() != RdKafka::ERR_NO_ERROR) ++failed; }
+    void dr_cb(RdKafka::Message& message) override {
+      if (message.err() != RdKafka::ERR_NO_ERROR) ++failed;
+    }
     std::uint64_t failed = 0;
   } reports;
   const std::unique_ptr<RdKafka::Conf> producer_conf = conf(producer_settings(bootstrap));
