@@ -5,6 +5,7 @@
 // copy as bifrons' are). Prints per encoding: messages per second from the first produce to the
 // last message read, the bytes of values and headers on the wire, the client's CPU time, and the
 // share of it that encoding and decoding COUNT values take (timed alone, in the same process).
+// bifrons runs twice: with the "bifrons-schema" header (the default) and without it.
 // With BIFRONS_KAFKA_BROKER_DIR naming the broker's directory (scripts/lib/kafka-broker.sh), also
 // the bytes each topic takes in the broker's log: record batches as sent, compressed or not.
 //
@@ -26,6 +27,11 @@
 
 #include "../harness/models.hpp"
 #include "bench.pb.h"
+
+// The name the frame carries, as a user names a type on the wire (docs/kafka.md, "Versions"):
+// shorter than the C++ name bench::model::Account, which every message would carry otherwise.
+template <>
+inline constexpr std::string_view bifrons::schema_name<bench::model::Account> = "bench.Account";
 
 namespace {
 
@@ -109,10 +115,10 @@ std::string unique(const std::string& what) {
 // and the group has its partition before the clock starts.
 constexpr std::int32_t warm_up_id = -1;
 
-outcome run_bifrons(const std::string& bootstrap, std::uint64_t count) {
+outcome run_bifrons(const std::string& bootstrap, std::uint64_t count, kafka::fingerprint_header header) {
   const std::string topic = unique("bench-bifrons");
   model::Account account = model::make_account();
-  kafka::producer<model::Account> out(producer_settings(bootstrap));
+  kafka::producer<model::Account> out(producer_settings(bootstrap), 30s, header);
   std::uint64_t dead = 0;
   kafka::consumer<model::Account> in(consumer_settings(bootstrap, topic), {topic},
                                      [&](const kafka::dead_letter&) { ++dead; });
@@ -155,7 +161,8 @@ outcome run_bifrons(const std::string& bootstrap, std::uint64_t count) {
     if (bifrons::from_framed<model::Account>(bytes).id != account.id) throw std::runtime_error("bifrons: round trip");
   }
   result.codec_cpu = thread_cpu_seconds() - codec_before;
-  result.header_bytes = count * (kafka::schema_header.size() + kafka::schema_id<model::Account>().size());
+  if (header == kafka::fingerprint_header::send)
+    result.header_bytes = count * (kafka::schema_header.size() + sizeof(std::uint64_t));
   result.log_bytes = log_bytes(topic);
   return result;
 }
@@ -170,8 +177,17 @@ outcome run_protobuf(const std::string& bootstrap, std::uint64_t count) {
       if (c->set(name, value, error) != RdKafka::Conf::CONF_OK) throw std::runtime_error(error);
     return c;
   };
-  const std::unique_ptr<RdKafka::Producer> out(RdKafka::Producer::create(conf(producer_settings(bootstrap)).get(),
-                                                                         error));
+  // Delivery reports, as the bifrons producer counts them: a producer that never learns of a lost
+  // message does less work (librdkafka frees delivered messages in its own thread).
+  struct : RdKafka::DeliveryReportCb {
+    void dr_cb(RdKafka::Message& message) override {
+      if (message.err() != RdKafka::ERR_NO_ERROR) ++failed;
+    }
+    std::uint64_t failed = 0;
+  } reports;
+  const std::unique_ptr<RdKafka::Conf> producer_conf = conf(producer_settings(bootstrap));
+  if (producer_conf->set("dr_cb", &reports, error) != RdKafka::Conf::CONF_OK) throw std::runtime_error(error);
+  const std::unique_ptr<RdKafka::Producer> out(RdKafka::Producer::create(producer_conf.get(), error));
   kafka::config consumer_config = consumer_settings(bootstrap, topic);
   consumer_config["auto.offset.reset"] = "earliest";
   consumer_config["enable.auto.commit"] = "false";
@@ -220,7 +236,7 @@ outcome run_protobuf(const std::string& bootstrap, std::uint64_t count) {
   producing.join();
   result.client_cpu = process_cpu_seconds() - cpu_before;
   in->close();
-  if (read != count) throw std::runtime_error("protobuf: messages lost");
+  if (read != count || reports.failed != 0) throw std::runtime_error("protobuf: messages lost");
 
   std::string bytes;
   const double codec_before = thread_cpu_seconds();
@@ -261,18 +277,23 @@ int main(int argc, char** argv) {
   const std::string bootstrap = argv[1];
   const std::uint64_t count = std::strtoull(argv[2], nullptr, 10);
   try {
-    const outcome b = run_bifrons(bootstrap, count);
+    const outcome b = run_bifrons(bootstrap, count, kafka::fingerprint_header::send);
+    const outcome n = run_bifrons(bootstrap, count, kafka::fingerprint_header::omit);
     const outcome p = run_protobuf(bootstrap, count);
     const std::uint64_t expected_sum = count * (count - 1) / 2;
-    if (b.id_sum != expected_sum || p.id_sum != expected_sum)
+    if (b.id_sum != expected_sum || n.id_sum != expected_sum || p.id_sum != expected_sum)
       throw std::runtime_error("a message was read twice or not at all");
     std::printf("%llu Account messages, produced and consumed through %s, compression %s\n",
                 static_cast<unsigned long long>(count), bootstrap.c_str(), compression.c_str());
     report("bifrons", b, count);
+    report("no-header", n, count);  // bifrons, fingerprint_header::omit
     report("protobuf", p, count);
-    std::printf("bifrons/protobuf: throughput %.2f, bytes per message %.2f (value and header)\n", p.seconds / b.seconds,
-                static_cast<double>(b.value_bytes + b.header_bytes) /
-                    static_cast<double>(p.value_bytes + p.header_bytes));
+    for (const auto& [name, r] : {std::pair{"bifrons", b}, std::pair{"no-header", n}})
+      std::printf("%s/protobuf: throughput %.2f, bytes per message %.2f (value and header), client CPU %.2f\n", name,
+                  p.seconds / r.seconds,
+                  static_cast<double>(r.value_bytes + r.header_bytes) /
+                      static_cast<double>(p.value_bytes + p.header_bytes),
+                  r.client_cpu / p.client_cpu);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kafka_bench: %s\n", e.what());
     return 1;

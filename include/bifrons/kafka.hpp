@@ -17,14 +17,16 @@
 // A message's value is a framed bifrons message (frame.hpp), so a consumer of another type
 // refuses it at the frame; its key is the key's plain bifrons bytes (canonical, so that equal keys
 // hash to one partition and compact together). The writer's schema fingerprint travels in the
-// header "bifrons-schema", not as a prefix of the value: the value stays a framed bifrons file
-// that every bifrons reader and tool takes as it is (docs/design.md, "Kafka"). Messages that fail
-// to read go to the dead-letter handler, and consumption continues.
+// header "bifrons-schema" (8 bytes, big-endian; a producer may omit it), not as a prefix of the
+// value: the value stays a framed bifrons file that every bifrons reader and tool takes as it is
+// (docs/design.md, "Kafka"). Messages that fail to read go to the dead-letter handler, and
+// consumption continues.
 
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafkacpp.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <concepts>
 #include <cstddef>
@@ -60,9 +62,15 @@
 
 namespace bifrons::kafka {
 
-/// The header that carries the writer's schema fingerprint (schema_id<T>()). Its data() ends in a
-/// NUL (a literal), as librdkafka's C API wants header names.
+/// The header that carries the writer's schema fingerprint: its 8 bytes, big-endian
+/// (schema_fingerprint<T>()). Its data() ends in a NUL (a literal), as librdkafka's C API wants
+/// header names.
 inline constexpr std::string_view schema_header = "bifrons-schema";
+
+/// Whether a producer sends the "bifrons-schema" header with every message. Readers never need
+/// it (the frame names the type); it names the exact schema for tools and dead letters, at
+/// about 24 bytes and an allocation or two in librdkafka per message (docs/kafka.md).
+enum class fingerprint_header : bool { omit, send };
 
 /// The Key of producers and consumers of messages without a key.
 struct no_key {};
@@ -93,21 +101,37 @@ constexpr std::uint64_t fingerprint(std::string_view canonical_schema) noexcept 
   return hash;
 }
 
-/// The fingerprint of T's schema (schema<T>()) as 16 lowercase hex digits: the value of the
-/// "bifrons-schema" header and the name of T's file in a schema directory. Computed once per type.
+/// The fingerprint of T's schema (schema<T>()). Computed once per type.
+template <class T>
+std::uint64_t schema_fingerprint() {
+  static const std::uint64_t hash = fingerprint(schema<T>());
+  return hash;
+}
+
+namespace detail {
+/// Writes fingerprint's 16 lowercase hex digits at out.
+inline void write_hex(std::uint64_t fingerprint, char* out) noexcept {
+  for (std::size_t i = 16; i-- > 0; fingerprint >>= 4) out[i] = "0123456789abcdef"[fingerprint & 0xf];
+}
+}  // namespace detail
+
+/// A fingerprint as 16 lowercase hex digits: how people, file names and dead letters spell it.
+inline std::string schema_id(std::uint64_t fingerprint) {
+  std::string hex(16, '0');
+  detail::write_hex(fingerprint, hex.data());
+  return hex;
+}
+
+/// schema_fingerprint<T>() as 16 lowercase hex digits: the name of T's file in a schema directory.
+/// Computed once per type.
 template <class T>
 const std::string& schema_id() {
-  static const std::string id = [] {
-    std::uint64_t hash = fingerprint(schema<T>());
-    std::string hex(16, '0');
-    for (std::size_t i = hex.size(); i-- > 0; hash >>= 4) hex[i] = "0123456789abcdef"[hash & 0xf];
-    return hex;
-  }();
+  static const std::string id = schema_id(schema_fingerprint<T>());
   return id;
 }
 
 /// Whether text has the form of a schema_id: 16 lowercase hex digits. Consumers pass on only
-/// such headers, so that a schema's file name made from one stays inside its directory.
+/// such ids, so that a schema's file name made from one stays inside its directory.
 constexpr bool is_schema_id(std::string_view text) noexcept {
   if (text.size() != 16) return false;
   for (const char c : text)
@@ -156,14 +180,15 @@ class malloc_bytes {
   malloc_bytes& operator=(const malloc_bytes&) = delete;
   ~malloc_bytes() { std::free(data_); }
 
+  void reserve(std::size_t capacity) {
+    if (capacity <= capacity_) return;
+    void* grown = std::realloc(data_, capacity);
+    if (grown == nullptr) throw std::bad_alloc();
+    data_ = static_cast<std::byte*>(grown);
+    capacity_ = capacity;
+  }
   void resize(std::size_t size) {
-    if (size > capacity_) {
-      const std::size_t capacity = std::max(size, capacity_ + capacity_ / 2);
-      void* grown = std::realloc(data_, capacity);
-      if (grown == nullptr) throw std::bad_alloc();
-      data_ = static_cast<std::byte*>(grown);
-      capacity_ = capacity;
-    }
+    if (size > capacity_) reserve(std::max(size, capacity_ + capacity_ / 2));
     size_ = size;
   }
   [[nodiscard]] std::byte* data() noexcept { return data_; }
@@ -201,8 +226,9 @@ class producer {
  public:
   /// settings: librdkafka's properties (bootstrap.servers at least). queue_timeout: how long
   /// produce() waits for room when librdkafka's queue is full (queue.buffering.max.messages).
-  explicit producer(const config& settings, std::chrono::milliseconds queue_timeout = std::chrono::seconds(30))
-      : queue_timeout_(queue_timeout) {
+  explicit producer(const config& settings, std::chrono::milliseconds queue_timeout = std::chrono::seconds(30),
+                    fingerprint_header header = fingerprint_header::send)
+      : queue_timeout_(queue_timeout), header_(header) {
     std::unique_ptr<RdKafka::Conf> conf = detail::make_conf(settings);
     std::string error;
     if (conf->set("dr_cb", &reports_, error) != RdKafka::Conf::CONF_OK)
@@ -213,8 +239,9 @@ class producer {
   /// producer({{"bootstrap.servers", "..."}}): a braced list of settings (the copy constructor
   /// would make that call ambiguous).
   explicit producer(std::initializer_list<config::value_type> settings,
-                    std::chrono::milliseconds queue_timeout = std::chrono::seconds(30))
-      : producer(config(settings), queue_timeout) {}
+                    std::chrono::milliseconds queue_timeout = std::chrono::seconds(30),
+                    fingerprint_header header = fingerprint_header::send)
+      : producer(config(settings), queue_timeout, header) {}
   producer(const producer&) = delete;
   producer& operator=(const producer&) = delete;
   /// Waits up to 10 s for queued messages to be delivered; call flush() to know they were.
@@ -287,22 +314,34 @@ class producer {
   // Headers object for every message.
   void send(const std::string& topic, std::span<const std::byte> key, const Value& value) {
     detail::malloc_bytes payload;
+    // One allocation: to_framed grows its container twice (the frame, then the value).
+    payload.reserve(frame_magic.size() + 2 * bifrons::detail::max_varint_size + frame_type_name<Value>().size() +
+                    size_bound(value));
     to_framed(value, payload);
-    const std::string& id = schema_id<Value>();
+    static const std::array<std::byte, 8> id = [] {
+      std::array<std::byte, 8> bytes{};
+      std::uint64_t hash = schema_fingerprint<Value>();
+      for (std::size_t i = bytes.size(); i-- > 0; hash >>= 8) bytes[i] = static_cast<std::byte>(hash & 0xff);
+      return bytes;
+    }();
     rd_kafka_vu_t parts[5] = {};
-    parts[0].vtype = RD_KAFKA_VTYPE_TOPIC;
-    parts[0].u.cstr = topic.c_str();
+    std::size_t part_count = 0;
+    parts[part_count].vtype = RD_KAFKA_VTYPE_TOPIC;
+    parts[part_count++].u.cstr = topic.c_str();
     // RD_KAFKA_MSG_F_FREE: librdkafka takes the buffer on success; on failure it stays ours.
-    parts[1].vtype = RD_KAFKA_VTYPE_MSGFLAGS;
-    parts[1].u.i = RD_KAFKA_MSG_F_FREE;
-    parts[2].vtype = RD_KAFKA_VTYPE_VALUE;
-    parts[2].u.mem = {payload.data(), payload.size()};
-    parts[3].vtype = RD_KAFKA_VTYPE_HEADER;  // librdkafka copies the header's name and value
-    parts[3].u.header = {schema_header.data(), id.data(), static_cast<ssize_t>(id.size())};
-    parts[4].vtype = RD_KAFKA_VTYPE_KEY;  // librdkafka copies the key
-    parts[4].u.mem = {const_cast<std::byte*>(key.data()), key.size()};
-    const std::size_t part_count = key.empty() ? 4 : 5;
-    const auto deadline = std::chrono::steady_clock::now() + queue_timeout_;
+    parts[part_count].vtype = RD_KAFKA_VTYPE_MSGFLAGS;
+    parts[part_count++].u.i = RD_KAFKA_MSG_F_FREE;
+    parts[part_count].vtype = RD_KAFKA_VTYPE_VALUE;
+    parts[part_count++].u.mem = {payload.data(), payload.size()};
+    if (header_ == fingerprint_header::send) {
+      parts[part_count].vtype = RD_KAFKA_VTYPE_HEADER;  // librdkafka copies the header's name and value
+      parts[part_count++].u.header = {schema_header.data(), id.data(), static_cast<ssize_t>(id.size())};
+    }
+    if (!key.empty()) {
+      parts[part_count].vtype = RD_KAFKA_VTYPE_KEY;  // librdkafka copies the key
+      parts[part_count++].u.mem = {const_cast<std::byte*>(key.data()), key.size()};
+    }
+    std::chrono::steady_clock::time_point deadline{};  // read the clock only when the queue is full
     for (;;) {
       rd_kafka_error_t* error = rd_kafka_produceva(producer_->c_ptr(), parts, part_count);
       if (error == nullptr) {
@@ -312,6 +351,8 @@ class producer {
       }
       const auto code = static_cast<RdKafka::ErrorCode>(rd_kafka_error_code(error));
       rd_kafka_error_destroy(error);
+      if (code == RdKafka::ERR__QUEUE_FULL && deadline == std::chrono::steady_clock::time_point{})
+        deadline = std::chrono::steady_clock::now() + queue_timeout_;
       if (code != RdKafka::ERR__QUEUE_FULL || std::chrono::steady_clock::now() >= deadline)
         throw kafka_error(code, "producing to " + topic);
       producer_->poll(10);
@@ -321,6 +362,7 @@ class producer {
   delivery_reports reports_;  // before producer_: librdkafka calls it until the producer is gone
   std::unique_ptr<RdKafka::Producer> producer_;
   std::chrono::milliseconds queue_timeout_;
+  fingerprint_header header_;
   std::vector<std::byte> key_bytes_;
 };
 
@@ -395,26 +437,36 @@ class consumer {
   /// are kept in last_error(); a fatal one throws kafka_error.
   std::vector<message<Value, Key>> poll(std::size_t max_messages, std::chrono::milliseconds timeout) {
     std::vector<message<Value, Key>> batch;
+    // As many as the last batch held: growing by doubling moved every value read so far.
+    batch.reserve(std::min(max_messages, last_batch_size_));
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (batch.size() < max_messages) {
-      const auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-      const std::unique_ptr<RdKafka::Message> m(consumer_->consume(batch.empty()
-                                                                       ? std::max(0, static_cast<int>(left.count()))
-                                                                       : 0));
-      const RdKafka::ErrorCode code = m->err();
-      if (code == RdKafka::ERR__TIMED_OUT) {
-        if (!batch.empty() || left.count() <= 0) break;
+      // The clock is read only while waiting for the first message: the rest take what is fetched.
+      int wait_ms = 0;
+      if (batch.empty()) {
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        wait_ms = static_cast<int>(std::clamp<std::chrono::milliseconds::rep>(left.count(), 0,
+                                                                              std::numeric_limits<int>::max()));
+      }
+      // The C API: the C++ consume() allocates a Message object around every message.
+      const std::unique_ptr<rd_kafka_message_t, void (*)(rd_kafka_message_t*)> m(
+          rd_kafka_consumer_poll(consumer_->c_ptr(), wait_ms), rd_kafka_message_destroy);
+      if (!m) {
+        if (!batch.empty() || wait_ms == 0) break;
         continue;
       }
+      const auto code = static_cast<RdKafka::ErrorCode>(m->err);
       if (code == RdKafka::ERR__PARTITION_EOF) continue;
-      if (code == RdKafka::ERR__FATAL) throw kafka_error(code, "consumer: " + m->errstr());
+      if (code == RdKafka::ERR__FATAL)
+        throw kafka_error(code, std::string("consumer: ") + rd_kafka_message_errstr(m.get()));
       if (code != RdKafka::ERR_NO_ERROR) {
         last_error_ = code;
         break;
       }
-      read(*m, batch);
+      read(m.get(), batch);
     }
+    last_batch_size_ = batch.size();
     return batch;
   }
 
@@ -438,14 +490,15 @@ class consumer {
  private:
   // Through the C API, which gives the topic's name and the header's bytes where they are
   // (the C++ API copies both into new strings, for every message).
-  void read(RdKafka::Message& m, std::vector<message<Value, Key>>& batch) {
-    auto* c_message = static_cast<rd_kafka_message_t*>(m.c_ptr());
+  void read(rd_kafka_message_t* c_message, std::vector<message<Value, Key>>& batch) {
+    const std::int32_t partition = c_message->partition;
+    const std::int64_t offset = c_message->offset;
     const std::string_view topic = topic_name(rd_kafka_topic_name(c_message->rkt));
     const std::span<const std::byte> key_bytes = detail::bytes_of(c_message->key, c_message->key_len);
     const std::span<const std::byte> value_bytes = detail::bytes_of(c_message->payload, c_message->len);
-    const auto dead = [&](message_part part, errc code, std::size_t offset) {
+    const auto dead = [&](message_part part, errc code, std::size_t error_offset) {
       if (!on_dead_letter_) return;
-      dead_letter letter{topic,     m.partition(), m.offset(), part, code, offset, writer_schema_id(c_message),
+      dead_letter letter{topic,     partition,  offset, part, code, error_offset, writer_schema_id(c_message),
                          key_bytes, value_bytes};
       on_dead_letter_(letter);
     };
@@ -454,17 +507,18 @@ class consumer {
       if (!key) return dead(message_part::key, key.code(), key.offset());
       result<Value> value = try_from_framed<Value>(value_bytes, options_);
       if (!value) return dead(message_part::value, value.code(), value.offset());
-      batch.push_back({std::move(key).value(), std::move(value).value(), topic, m.partition(), m.offset()});
+      batch.push_back({std::move(key).value(), std::move(value).value(), topic, partition, offset});
     } else {
       result<Value> value = try_from_framed<Value>(value_bytes, options_);
       if (!value) return dead(message_part::value, value.code(), value.offset());
-      batch.push_back({no_key{}, std::move(value).value(), topic, m.partition(), m.offset()});
+      batch.push_back({no_key{}, std::move(value).value(), topic, partition, offset});
     }
   }
 
-  /// The header "bifrons-schema" if it has the form of a fingerprint, else empty. Only dead
+  /// The header "bifrons-schema" as 16 hex digits if it has the form of a fingerprint (8 bytes,
+  /// or the 16 hex digits that producers before 8-byte headers wrote), else empty. Only dead
   /// letters need it: librdkafka parses a message's headers when first asked.
-  static std::string_view writer_schema_id(rd_kafka_message_t* c_message) noexcept {
+  std::string_view writer_schema_id(rd_kafka_message_t* c_message) noexcept {
     rd_kafka_headers_t* headers = nullptr;
     const void* id = nullptr;
     std::size_t size = 0;
@@ -472,6 +526,12 @@ class consumer {
         rd_kafka_header_get_last(headers, schema_header.data(), &id, &size) != RD_KAFKA_RESP_ERR_NO_ERROR ||
         id == nullptr)
       return {};
+    if (size == 8) {
+      std::uint64_t hash = 0;
+      for (std::size_t i = 0; i < 8; ++i) hash = hash << 8 | static_cast<const unsigned char*>(id)[i];
+      detail::write_hex(hash, writer_id_.data());
+      return {writer_id_.data(), writer_id_.size()};
+    }
     const std::string_view text(static_cast<const char*>(id), size);
     return is_schema_id(text) ? text : std::string_view();
   }
@@ -489,6 +549,8 @@ class consumer {
   read_options options_;
   std::set<std::string, std::less<>> topics_;  // nodes: the views into them stay valid
   RdKafka::ErrorCode last_error_ = RdKafka::ERR_NO_ERROR;
+  std::array<char, 16> writer_id_{};
+  std::size_t last_batch_size_ = 0;  // what a dead letter's schema_id views
   bool closed_ = false;
 };
 

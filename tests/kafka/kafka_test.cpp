@@ -140,6 +140,9 @@ TEST(KafkaSchemas, FingerprintsNameSchemasAndDifferAcrossVersions) {
   EXPECT_EQ(id1.size(), 16u);
   EXPECT_EQ(id1.find_first_not_of("0123456789abcdef"), std::string::npos);
   EXPECT_NE(id1, id2);
+  EXPECT_EQ(id1, kafka::schema_id(kafka::schema_fingerprint<v1::Account>()));
+  EXPECT_EQ(kafka::schema_fingerprint<v1::Account>(), kafka::fingerprint(bifrons::schema<v1::Account>()));
+  EXPECT_EQ(kafka::schema_id(0x0123456789abcdefu), "0123456789abcdef");
   // FNV-1a 64's published test values: the Python package computes the same.
   EXPECT_EQ(kafka::fingerprint(""), 0xcbf29ce484222325u);
   EXPECT_EQ(kafka::fingerprint("a"), 0xaf63dc4c8601ec8cu);
@@ -291,6 +294,71 @@ TEST(KafkaBroker, PoisonMessagesReachTheDeadLetterHandlerAndTheGoodOnesAreConsum
   EXPECT_EQ(dead[4].part, kafka::message_part::value);
   EXPECT_EQ(dead[4].code, errc::element_limit_exceeded);
   EXPECT_EQ(dead[4].schema_id, kafka::schema_id<v2::Account>());
+}
+
+TEST(KafkaBroker, TheHeaderCarriesTheFingerprintsEightBytesOrIsOmitted) {
+  const std::string topic = unique("headers");
+  kafka::producer<v2::Account, std::uint64_t> with_header(producer_settings());
+  kafka::producer<v2::Account, std::uint64_t> without(producer_settings(), 30s, kafka::fingerprint_header::omit);
+  kafka::producer<std::string, std::uint64_t> strings(producer_settings(), 30s, kafka::fingerprint_header::omit);
+  with_header.produce(topic, 0, account(0));  // offset 0
+  with_header.flush(30s);
+  without.produce(topic, 1, account(1));  // 1
+  without.flush(30s);
+  strings.produce(topic, 2, "not an account");  // 2: a dead letter without a header
+  strings.flush(30s);
+  auto truncated = bifrons::to_framed(account(3));
+  truncated.pop_back();
+  produce_raw(with_header, topic, bifrons::to_bytes(std::uint64_t{3}), truncated,
+              kafka::schema_id<v2::Account>());  // 3: the 16 hex digits of producers before 8-byte headers
+  std::string seven_bytes(7, '\x01');
+  produce_raw(with_header, topic, bifrons::to_bytes(std::uint64_t{4}), truncated, seven_bytes);  // 4: neither form
+  with_header.flush(30s);
+
+  // On the wire, read with librdkafka alone: 8 bytes, most significant first, or no header.
+  std::string error;
+  const std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
+  for (const auto& [name, value] : consumer_settings(unique("raw")))
+    ASSERT_EQ(conf->set(name, value, error), RdKafka::Conf::CONF_OK) << error;
+  ASSERT_EQ(conf->set("auto.offset.reset", "earliest", error), RdKafka::Conf::CONF_OK) << error;
+  const std::unique_ptr<RdKafka::KafkaConsumer> raw(RdKafka::KafkaConsumer::create(conf.get(), error));
+  ASSERT_TRUE(raw) << error;
+  ASSERT_EQ(raw->subscribe({topic}), RdKafka::ERR_NO_ERROR);
+  std::vector<std::vector<RdKafka::Headers::Header>> headers;
+  for (const auto deadline = std::chrono::steady_clock::now() + 60s;
+       headers.size() < 2 && std::chrono::steady_clock::now() < deadline;) {
+    const std::unique_ptr<RdKafka::Message> m(raw->consume(500));
+    if (m->err() != RdKafka::ERR_NO_ERROR) continue;
+    headers.push_back(m->headers() != nullptr ? m->headers()->get_all() : std::vector<RdKafka::Headers::Header>{});
+  }
+  raw->close();
+  ASSERT_EQ(headers.size(), 2u);
+  ASSERT_EQ(headers[0].size(), 1u);
+  EXPECT_EQ(headers[0][0].key(), kafka::schema_header);
+  std::string expected(8, '\0');
+  for (std::size_t i = 0; i < 8; ++i)
+    expected[i] = static_cast<char>(kafka::schema_fingerprint<v2::Account>() >> (56 - 8 * i) & 0xff);
+  EXPECT_EQ(std::string(static_cast<const char*>(headers[0][0].value()), headers[0][0].value_size()), expected);
+  EXPECT_TRUE(headers[1].empty());
+
+  // Readers never need the header; dead letters show it as 16 hex digits, in either form.
+  std::vector<std::pair<std::int64_t, std::string>> dead;
+  kafka::consumer<v2::Account, std::uint64_t> in(consumer_settings(unique("headers")), {topic},
+                                                 [&](const kafka::dead_letter& d) {
+                                                   dead.emplace_back(d.offset, std::string(d.schema_id));
+                                                 });
+  const auto good = consume(in, 2);
+  ASSERT_EQ(good.size(), 2u);
+  EXPECT_EQ(good[0].value.owner, account(0).owner);
+  EXPECT_EQ(good[1].value.owner, account(1).owner);
+  for (const auto deadline = std::chrono::steady_clock::now() + 60s;
+       dead.size() < 3 && std::chrono::steady_clock::now() < deadline;)
+    (void)in.poll(10, 500ms);
+  ASSERT_EQ(dead.size(), 3u);
+  using letter = std::pair<std::int64_t, std::string>;
+  EXPECT_EQ(dead[0], letter(2, ""));
+  EXPECT_EQ(dead[1], letter(3, kafka::schema_id<v2::Account>()));
+  EXPECT_EQ(dead[2], letter(4, ""));
 }
 
 TEST(KafkaBroker, EveryCutAndEveryCorruptByteIsAccountedForOnce) {
