@@ -528,3 +528,115 @@ TEST(SharedFromThis, AnAggregateOverEnableSharedFromThis) {
 
 }  // namespace
 }  // namespace bifrons_test
+
+// ---- enable_shared_from_this when pointers inside refer back ------------------------------------
+
+namespace bifrons_test {
+namespace {
+
+struct TreeNode;
+struct Leaf {
+  std::weak_ptr<TreeNode> parent;  // read inside the node, before the node exists
+  std::int32_t v = 0;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(parent, v);
+  }
+};
+struct TreeNode : std::enable_shared_from_this<TreeNode> {
+  TreeNode(std::int32_t i, std::vector<std::shared_ptr<Leaf>> l) : id(i), leaves(std::move(l)) {}
+  std::int32_t id;
+  std::vector<std::shared_ptr<Leaf>> leaves;
+  template <class Archive>
+  void save(Archive& ar) const {
+    ar(id, leaves);
+  }
+  template <class Archive>
+  static TreeNode load_and_construct(Archive& ar) {
+    std::int32_t i = 0;
+    std::vector<std::shared_ptr<Leaf>> l;
+    ar(i, l);
+    return TreeNode(i, std::move(l));
+  }
+};
+struct Owned;
+/// Made by its hook; a child that it introduces through a weak_ptr owns it back.
+struct Owner : std::enable_shared_from_this<Owner> {
+  Owner(std::int32_t i, std::weak_ptr<Owned> c) : id(i), child(std::move(c)) {}
+  std::int32_t id;
+  std::weak_ptr<Owned> child;
+  template <class Archive>
+  void save(Archive& ar) const {
+    ar(id, child);
+  }
+  template <class Archive>
+  static Owner load_and_construct(Archive& ar) {
+    std::int32_t i = 0;
+    std::weak_ptr<Owned> c;
+    ar(i, c);
+    return Owner(i, std::move(c));
+  }
+};
+struct Owned {
+  std::shared_ptr<Owner> parent;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(parent);
+  }
+};
+struct Document {
+  std::weak_ptr<Owner> focus;    // introduces the owner
+  std::shared_ptr<Owned> leaf;   // owns the child, which owns the owner
+  Owner* raw = nullptr;          // observes the owner
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(focus, leaf, raw);
+  }
+};
+
+bool same_owner(const auto& a, const auto& b) { return !a.owner_before(b) && !b.owner_before(a); }
+
+TEST(SharedFromThis, PointersInsideThatReferBackKeepOneOwner) {
+  // The leaves' parent links name the node while it is being read: they hold its first owner, so
+  // the node keeps that one owner (shared_from_this() is then unavailable: a second one would not
+  // know the first), and every pointer to it agrees on it.
+  auto node = std::make_shared<TreeNode>(1, std::vector<std::shared_ptr<Leaf>>{});
+  auto leaf = std::make_shared<Leaf>();
+  leaf->parent = node;
+  leaf->v = 3;
+  node->leaves.push_back(leaf);
+  const auto back = bifrons::from_bytes<std::shared_ptr<TreeNode>>(bifrons::to_bytes(node));
+  ASSERT_EQ(back->leaves.size(), 1u);
+  const std::shared_ptr<TreeNode> up = back->leaves[0]->parent.lock();
+  EXPECT_EQ(up, back);
+  EXPECT_TRUE(same_owner(up, back));
+  // Kept through its parent link only, it lives, and a weak_ptr to it sees it alive.
+  const std::shared_ptr<Leaf> kept = back->leaves[0];
+  std::weak_ptr<TreeNode> watch = back;
+  const std::shared_ptr<TreeNode> parent = kept->parent.lock();
+  EXPECT_FALSE(watch.expired());
+  EXPECT_EQ(parent->id, 1);
+}
+
+TEST(SharedFromThis, AnObserverOfAnObjectItsOwnChildOwnsReads) {
+  // The review's case: valid, the owner lives through the child. With two owners that did not
+  // know each other, the liveness check saw none, nulled `raw` and refused the message.
+  Document written;
+  auto owner = std::make_shared<Owner>(7, std::weak_ptr<Owned>{});
+  written.leaf = std::make_shared<Owned>();
+  written.leaf->parent = owner;
+  owner->child = written.leaf;
+  written.focus = owner;
+  written.raw = owner.get();
+  owner.reset();
+  const auto r = bifrons::try_from_bytes<Document>(bifrons::to_bytes(written));
+  ASSERT_TRUE(r) << r.message();
+  ASSERT_NE(r->leaf, nullptr);
+  EXPECT_EQ(r->raw, r->leaf->parent.get());
+  EXPECT_EQ(r->focus.lock(), r->leaf->parent);
+  EXPECT_TRUE(same_owner(r->focus.lock(), r->leaf->parent));
+  written.leaf->parent.reset();  // the written cycle
+}
+
+}  // namespace
+}  // namespace bifrons_test

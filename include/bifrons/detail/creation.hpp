@@ -267,8 +267,18 @@ class deferred_object {
 template <class T>
 concept shares_from_this = requires(T& t) { t.weak_from_this(); };
 
-/// A new shared T read from `in`; `introduced(owner)` runs before any of its fields is read. The
-/// owner returned may differ from the one introduced (shares_from_this, made by a hook).
+/// An object made by its hook lives in storage owned through the aliasing constructor, which does
+/// not set enable_shared_from_this's reference: only a shared_ptr made from the object's own
+/// pointer does. This gives `owner` (the only owner handed out so far) a second control block,
+/// whose deleter lets go of the first, so that shared_from_this() works. (The caller calls it
+/// only when no pointer to the object was handed out while it was being read: such a pointer
+/// would keep the first block, and the object would have two owners that do not know each other.)
+template <class T>
+void rehome_for_shared_from_this(std::shared_ptr<T>& owner) {
+  if (owner->weak_from_this().expired()) owner = std::shared_ptr<T>(owner.get(), [keep = owner](T*) mutable { keep.reset(); });
+}
+
+/// A new shared T read from `in`; `introduced(owner)` runs before any of its fields is read.
 template <class T, class Introduced>
 BIFRONS_INLINE std::shared_ptr<T> new_shared_read(source& in, Introduced&& introduced) {
   check_creatable<T>();
@@ -289,13 +299,6 @@ BIFRONS_INLINE std::shared_ptr<T> new_shared_read(source& in, Introduced&& intro
     std::shared_ptr<T> object(holder, holder->object());
     introduced(object);
     emplace_read<T>(in, [&](auto&&... a) -> T& { return holder->emplace(std::forward<decltype(a)>(a)...); });
-    if constexpr (shares_from_this<T>) {
-      // Only a shared_ptr made from the object's own pointer sets enable_shared_from_this's
-      // reference, which the aliasing pointer above is not: a second control block, whose deleter
-      // lets go of the first, gives shared_from_this() an owner.
-      if (object->weak_from_this().expired())
-        object = std::shared_ptr<T>(holder->object(), [keep = holder](T*) mutable { keep.reset(); });
-    }
     return object;
   }
 }

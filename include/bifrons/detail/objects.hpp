@@ -102,6 +102,7 @@ class basic_object_table {
     bool registered = false;  // `type` is a registered_type: casts to its bases
     bool weak_link = false;   // a weak_ptr introduced it: its holder does not own it
     bool forgotten = false;   // died with a load_and_construct hook's locals
+    bool named_early = false; // a reference named it while it was being read (new_shared_read)
 
     [[nodiscard]] const registered_type* dynamic() const noexcept {
       return registered ? static_cast<const registered_type*>(type) : nullptr;

@@ -537,6 +537,7 @@ BIFRONS_INLINE bool resolve_reference(source& in, const std::byte* at, std::uint
     return false;
   }
   object_table::entry& e = in.objects().at(static_cast<std::size_t>(index));
+  e.named_early = e.named_early || e.in_progress;
   if (e.type == type_key<T>) [[likely]] {
     out = {&e, e.address};
     return true;
@@ -920,8 +921,15 @@ void shared_read_new(source& in, const std::byte* at, std::uint64_t tag, std::sh
         object.opened = table.open(object.index, weak_link);
         object.is_open = true;
       });
-      // References to it later in the message share the owner that shared_from_this() knows.
-      if constexpr (shares_from_this<U> && !created_by_default<U>) table.at(object.index).owner = p;
+      // enable_shared_from_this: an owner it knows, unless a pointer inside the object already has
+      // the first one (then shared_from_this() stays unavailable: two owners would not know each
+      // other). References to it later in the message share the table's owner.
+      if constexpr (shares_from_this<U> && !created_by_default<U>) {
+        if (p && !table.at(object.index).named_early) {
+          rehome_for_shared_from_this(p);
+          table.at(object.index).owner = p;
+        }
+      }
       return;
     }
   }
