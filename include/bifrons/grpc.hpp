@@ -46,6 +46,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "core.hpp"
 #include "read_options.hpp"
@@ -647,4 +648,13 @@ struct codec<grpc::bytes> {
     }
   }
 };
+namespace detail {
+template <class T>
+struct describer;
+/// In exported schemas (bifrons/schema.hpp), bytes is what it is on the wire: a vector of bytes.
+template <>
+struct describer<grpc::bytes> {
+  static auto describe(auto& builder) { return builder.template describe<std::vector<std::byte>>(); }
+};
+}  // namespace detail
 }  // namespace bifrons

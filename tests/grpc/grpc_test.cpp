@@ -4,6 +4,7 @@
 // a deadline, so a fault shows as a failed status, never as a hung test.
 
 #include <bifrons/grpc.hpp>
+#include <bifrons/schema.hpp>
 #include <bifrons/types/map.hpp>
 #include <bifrons/types/string.hpp>
 #include <bifrons/types/vector.hpp>
@@ -221,6 +222,12 @@ TEST(GrpcBytes, WritesAsAVectorOfBytes) {
   EXPECT_TRUE(same(copy.payload, expected));
   EXPECT_EQ(copy.name, "blob");
   EXPECT_TRUE(copy.trailer.empty());
+}
+
+TEST(GrpcBytes, ExportsTheSchemaOfAVectorOfBytes) {
+  std::string schema = bifrons::schema<SliceBlob>();
+  for (std::size_t at; (at = schema.find("SliceBlob")) != std::string::npos;) schema.replace(at, 9, "Blob");
+  EXPECT_EQ(schema, bifrons::schema<Blob>());
 }
 
 TEST(GrpcBytes, AReadOfOneSliceRefersToItAndOutlivesTheBuffer) {
