@@ -32,6 +32,7 @@
 #include <concepts>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -75,7 +76,8 @@ class bytes {
  public:
   bytes() = default;
   /// A copy of data.
-  explicit bytes(std::span<const std::byte> data) : slice_(data.data(), data.size()) {}
+  explicit bytes(std::span<const std::byte> data)
+      : slice_(data.empty() ? ::grpc::Slice() : ::grpc::Slice(data.data(), data.size())) {}
   /// The slice itself: no copy.
   explicit bytes(::grpc::Slice slice) noexcept : slice_(std::move(slice)) {}
 
@@ -628,22 +630,24 @@ struct codec<grpc::bytes> {
     return codec<std::span<const std::byte>>::write(out, b.view());
   }
   static void read(detail::source& in, grpc::bytes& b) {
-    const grpc::detail::received_slice* received = context<grpc::detail::received_slice>(in);
-    // Referring to the received slice allocates nothing; a copy is charged to the budget.
-    const std::size_t n = in.read_count(1, received ? 0 : 1);
-    if (in.failed()) return;
-    const std::byte* p = n == 0 ? nullptr : in.take(n);
+    const std::byte* start = in.position();
+    const std::size_t n = in.read_count(1, 0);
     if (in.failed()) return;
     if (n == 0) {
       b = grpc::bytes();
       return;
     }
-    const auto* first = reinterpret_cast<const std::byte*>(received ? received->slice.begin() : nullptr);
-    if (received && p >= first && n <= received->slice.size() &&
-        static_cast<std::size_t>(p - first) <= received->slice.size() - n) {
-      const auto offset = static_cast<std::size_t>(p - first);
+    const std::byte* p = in.take(n);
+    if (!p) return;
+    // By address, as integers: p may lie in other bytes than the slice (a hook's own from_bytes).
+    const grpc::detail::received_slice* received = context<grpc::detail::received_slice>(in);
+    const auto at = reinterpret_cast<std::uintptr_t>(p);
+    const auto first = received ? reinterpret_cast<std::uintptr_t>(received->slice.begin()) : 0;
+    if (received && at >= first && n <= received->slice.size() && at - first <= received->slice.size() - n) {
+      // A reference into the received slice: nothing allocated, nothing charged.
+      const auto offset = static_cast<std::size_t>(at - first);
       b = grpc::bytes(received->slice.sub(offset, offset + n));
-    } else {
+    } else if (in.charge(start, n, 1)) {  // a copy, charged to the budget as a vector's bytes are
       b = grpc::bytes(std::span<const std::byte>(p, n));
     }
   }

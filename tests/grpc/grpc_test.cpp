@@ -268,6 +268,34 @@ TEST(GrpcBytes, AReadOfSeveralSlicesRefersToTheirJoin) {
   EXPECT_EQ(out.name, "many");
 }
 
+// A hook that reads its own bytes while read_message runs: what bytes reads there lies outside
+// the received slice, so it is a copy (the hook's buffer is gone when the test looks; ASan).
+struct Nested {
+  SliceBlob inner;
+  template <class Archive>
+  void save(Archive& ar) const {
+    ar(bifrons::to_bytes(inner));
+  }
+  template <class Archive>
+  void load(Archive& ar) {
+    std::vector<std::byte> encoded;
+    ar(encoded);
+    bifrons::from_bytes(encoded, inner);
+  }
+};
+
+TEST(GrpcBytes, BytesAHookReadsFromItsOwnBufferAreCopied) {
+  const std::vector<std::byte> payload = pattern(5000, 11);
+  grpc::ByteBuffer buffer;
+  ASSERT_TRUE(bifrons::grpc::write_message(Nested{{"nested", bifrons::grpc::bytes(payload), {}}}, buffer).ok());
+  grpc::Slice received;
+  ASSERT_TRUE(buffer.TrySingleSlice(&received).ok());
+  Nested out;
+  ASSERT_TRUE(bifrons::grpc::read_message(buffer, out, {}).ok());
+  EXPECT_FALSE(inside(out.inner.payload, received));
+  EXPECT_TRUE(same(out.inner.payload, payload));
+}
+
 TEST(GrpcBytes, ABudgetTooSmallForACopyStillReadsInPlace) {
   const std::vector<std::byte> payload = pattern(100000, 5);
   const std::vector<std::byte> encoded = bifrons::to_bytes(Blob{"", payload, {}});
@@ -277,6 +305,7 @@ TEST(GrpcBytes, ABudgetTooSmallForACopyStillReadsInPlace) {
   const bifrons::result<SliceBlob> copied = bifrons::try_from_bytes<SliceBlob>(encoded, small);
   ASSERT_FALSE(copied.has_value());
   EXPECT_EQ(copied.code(), bifrons::errc::allocation_limit_exceeded);
+  EXPECT_EQ(copied.offset(), bifrons::try_from_bytes<Blob>(encoded, small).offset());
   // ...a reference into the received message allocates nothing.
   const grpc::Slice slice(encoded.data(), encoded.size());
   const grpc::ByteBuffer buffer(&slice, 1);
