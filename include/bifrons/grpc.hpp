@@ -15,6 +15,8 @@
 //   bifrons::grpc::client client(channel);  // client: blocking calls, any ClientContext
 //   grpc::Status status = client.call(get, context, request, reply);
 //
+//   struct Chunk { std::string name; bifrons::grpc::bytes data; };  // large payloads: read in place
+//
 // Requests and responses travel through gRPC's generic API (CallbackGenericService on the server,
 // TemplatedGenericStub on the client), so deadlines, metadata, compression, interceptors and
 // channel options work as with generated code. A message that does not read becomes
@@ -128,9 +130,9 @@ template <class T>
 
 /// Reads one T from in, under options, into out (reusing its storage). A single slice is read
 /// where it lies; a message gRPC received in several slices is joined first (one copy, which a
-/// bytes field then refers to instead of copying again). Bad
-/// bytes, or a user hook's exception, give INVALID_ARGUMENT with the library's text (the code,
-/// the byte offset); running out of memory gives RESOURCE_EXHAUSTED. Never throws.
+/// bytes field then refers to instead of copying again). Bad bytes, or a user hook's exception,
+/// give INVALID_ARGUMENT with the library's text (the code, the byte offset); running out of
+/// memory gives RESOURCE_EXHAUSTED. Never throws.
 template <class T>
 [[nodiscard]] ::grpc::Status read_message(const ::grpc::ByteBuffer& in, T& out, const read_options& options) noexcept {
   try {
