@@ -15,6 +15,8 @@
 //   bifrons::grpc::client client(channel);  // client: blocking calls, any ClientContext
 //   grpc::Status status = client.call(get, context, request, reply);
 //
+//   struct Chunk { std::string name; bifrons::grpc::bytes data; };  // large payloads: read in place
+//
 // Requests and responses travel through gRPC's generic API (CallbackGenericService on the server,
 // TemplatedGenericStub on the client), so deadlines, metadata, compression, interceptors and
 // channel options work as with generated code. A message that does not read becomes
@@ -32,6 +34,8 @@
 #include <concepts>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <exception>
 #include <functional>
 #include <map>
@@ -45,9 +49,11 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "core.hpp"
 #include "read_options.hpp"
+#include "types/views.hpp"
 
 static_assert(BIFRONS_HAS_EXCEPTIONS,
               "bifrons: <bifrons/grpc.hpp> needs exceptions: a user hook's exception becomes a gRPC status");
@@ -59,6 +65,46 @@ namespace bifrons::grpc {
 template <class T>
 concept message_type = std::default_initializable<T> && std::movable<T> && !std::is_const_v<T> &&
                        !std::is_reference_v<T>;
+
+/// Bytes held in a gRPC slice, for a message field that carries a large payload. Written exactly
+/// like std::vector<std::byte> (the two are interchangeable on the wire, and a peer may use
+/// either). Read by read_message it refers to the received bytes instead of copying them: a
+/// message that arrived in one slice is not copied at all, and one that arrived in several is
+/// copied once, when read_message joins them. Read any other way (from_bytes), it holds a copy.
+/// Copies of a bytes share the same immutable memory (a reference count, no byte copied). The
+/// referred memory is the whole received message: a small bytes keeps all of it alive (gRPC
+/// copies a few bytes, up to its inline size, into the slice object instead).
+class bytes {
+ public:
+  bytes() = default;
+  /// A copy of data.
+  explicit bytes(std::span<const std::byte> data)
+      : slice_(data.empty() ? ::grpc::Slice() : ::grpc::Slice(data.data(), data.size())) {}
+  /// The slice itself: no copy.
+  explicit bytes(::grpc::Slice slice) noexcept : slice_(std::move(slice)) {}
+
+  [[nodiscard]] const std::byte* data() const noexcept { return reinterpret_cast<const std::byte*>(slice_.begin()); }
+  [[nodiscard]] std::size_t size() const noexcept { return slice_.size(); }
+  [[nodiscard]] bool empty() const noexcept { return slice_.size() == 0; }
+  [[nodiscard]] std::span<const std::byte> view() const noexcept { return {data(), size()}; }
+  [[nodiscard]] const std::byte* begin() const noexcept { return data(); }
+  [[nodiscard]] const std::byte* end() const noexcept { return data() + size(); }
+  [[nodiscard]] const ::grpc::Slice& slice() const noexcept { return slice_; }
+
+  friend bool operator==(const bytes& a, const bytes& b) noexcept {
+    return a.size() == b.size() && (a.size() == 0 || std::memcmp(a.data(), b.data(), a.size()) == 0);
+  }
+
+ private:
+  ::grpc::Slice slice_;
+};
+
+namespace detail {
+/// The slice read_message reads from, for the hooks of bytes (through bifrons::context).
+struct received_slice {
+  const ::grpc::Slice& slice;
+};
+}  // namespace detail
 
 /// Writes value's encoding into out as one slice, allocated once at size_bound(value) bytes.
 /// A value the writer refuses (pointers that cannot be written, or a save hook's exception)
@@ -83,18 +129,21 @@ template <class T>
 }
 
 /// Reads one T from in, under options, into out (reusing its storage). A single slice is read
-/// where it lies; a message gRPC received in several slices is joined first (one copy). Bad
-/// bytes, or a user hook's exception, give INVALID_ARGUMENT with the library's text (the code,
-/// the byte offset); running out of memory gives RESOURCE_EXHAUSTED. Never throws.
+/// where it lies; a message gRPC received in several slices is joined first (one copy, which a
+/// bytes field then refers to instead of copying again). Bad bytes, or a user hook's exception,
+/// give INVALID_ARGUMENT with the library's text (the code, the byte offset); running out of
+/// memory gives RESOURCE_EXHAUSTED. Never throws.
 template <class T>
 [[nodiscard]] ::grpc::Status read_message(const ::grpc::ByteBuffer& in, T& out, const read_options& options) noexcept {
   try {
-    ::grpc::Slice bytes;
-    if (!in.TrySingleSlice(&bytes).ok()) {
-      const ::grpc::Status joined = in.DumpToSingleSlice(&bytes);
+    ::grpc::Slice whole;
+    if (!in.TrySingleSlice(&whole).ok()) {
+      const ::grpc::Status joined = in.DumpToSingleSlice(&whole);
       if (!joined.ok()) return {::grpc::StatusCode::INVALID_ARGUMENT, "bifrons: no message: " + joined.error_message()};
     }
-    from_bytes(std::span<const std::byte>(reinterpret_cast<const std::byte*>(bytes.begin()), bytes.size()), out,
+    detail::received_slice received{whole};
+    const context_scope<detail::received_slice> scope(received);
+    from_bytes(std::span<const std::byte>(reinterpret_cast<const std::byte*>(whole.begin()), whole.size()), out,
                options);
     return ::grpc::Status::OK;
   } catch (const std::bad_alloc&) {
@@ -115,7 +164,7 @@ template <class T>
 template <class T>
 class message {
  public:
-  explicit message(T& value, const read_options& options = detail::default_read_options) noexcept
+  explicit message(T& value, const read_options& options = bifrons::detail::default_read_options) noexcept
       : value_(&value), options_(&options) {}
   [[nodiscard]] T& value() const noexcept { return *value_; }
   [[nodiscard]] const read_options& options() const noexcept { return *options_; }
@@ -572,3 +621,46 @@ class SerializationTraits<bifrons::grpc::message<T>, void> {
   }
 };
 }  // namespace grpc
+
+namespace bifrons {
+/// bifrons::grpc::bytes on the wire: as std::vector<std::byte>.
+template <>
+struct codec<grpc::bytes> {
+  static constexpr std::size_t min_size = 1;
+  static std::size_t size(const grpc::bytes& b) { return codec<std::span<const std::byte>>::size(b.view()); }
+  static std::byte* write(std::byte* out, const grpc::bytes& b) {
+    return codec<std::span<const std::byte>>::write(out, b.view());
+  }
+  static void read(detail::source& in, grpc::bytes& b) {
+    const std::byte* start = in.position();
+    const std::size_t n = in.read_count(1, 0);
+    if (in.failed()) return;
+    if (n == 0) {
+      b = grpc::bytes();
+      return;
+    }
+    const std::byte* p = in.take(n);
+    if (!p) return;
+    // By address, as integers: p may lie in other bytes than the slice (a hook's own from_bytes).
+    const grpc::detail::received_slice* received = context<grpc::detail::received_slice>(in);
+    const auto at = reinterpret_cast<std::uintptr_t>(p);
+    const auto first = received ? reinterpret_cast<std::uintptr_t>(received->slice.begin()) : 0;
+    if (received && at >= first && n <= received->slice.size() && at - first <= received->slice.size() - n) {
+      // A reference into the received slice: nothing allocated, nothing charged.
+      const auto offset = static_cast<std::size_t>(at - first);
+      b = grpc::bytes(received->slice.sub(offset, offset + n));
+    } else if (in.charge(start, n, 1)) {  // a copy, charged to the budget as a vector's bytes are
+      b = grpc::bytes(std::span<const std::byte>(p, n));
+    }
+  }
+};
+namespace detail {
+template <class T>
+struct describer;
+/// In exported schemas (bifrons/schema.hpp), bytes is what it is on the wire: a vector of bytes.
+template <>
+struct describer<grpc::bytes> {
+  static auto describe(auto& builder) { return builder.template describe<std::vector<std::byte>>(); }
+};
+}  // namespace detail
+}  // namespace bifrons

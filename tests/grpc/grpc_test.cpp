@@ -4,6 +4,7 @@
 // a deadline, so a fault shows as a failed status, never as a hung test.
 
 #include <bifrons/grpc.hpp>
+#include <bifrons/schema.hpp>
 #include <bifrons/types/map.hpp>
 #include <bifrons/types/string.hpp>
 #include <bifrons/types/vector.hpp>
@@ -18,6 +19,7 @@
 #include <grpcpp/support/client_interceptor.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -178,6 +180,156 @@ TEST(GrpcMessage, BadBytesAreInvalidArgumentWithTheLibrarysTextAndOffset) {
   ASSERT_FALSE(expected.has_value());
   EXPECT_EQ(status.error_message(), expected.message());
   EXPECT_TRUE(contains(status.error_message(), "at byte")) << status.error_message();
+}
+
+// A payload as an owning vector, and the same message with the payload in a gRPC slice.
+struct Blob {
+  std::string name;
+  std::vector<std::byte> payload;
+  std::vector<std::byte> trailer;
+  bool operator==(const Blob&) const = default;
+};
+struct SliceBlob {
+  std::string name;
+  bifrons::grpc::bytes payload;
+  bifrons::grpc::bytes trailer;
+};
+
+std::vector<std::byte> pattern(std::size_t size, unsigned seed) {
+  std::vector<std::byte> bytes(size);
+  for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<std::byte>((i * 131 + seed) % 251);
+  return bytes;
+}
+bool same(const bifrons::grpc::bytes& b, const std::vector<std::byte>& v) {
+  return b.size() == v.size() && std::equal(b.begin(), b.end(), v.begin());
+}
+bool inside(const bifrons::grpc::bytes& b, const grpc::Slice& slice) {
+  const auto* first = reinterpret_cast<const std::byte*>(slice.begin());
+  return b.data() >= first && b.data() + b.size() <= first + slice.size();
+}
+
+TEST(GrpcBytes, WritesAsAVectorOfBytes) {
+  const Blob blob{"blob", pattern(5000, 1), {}};
+  const SliceBlob slice_blob{"blob", bifrons::grpc::bytes(blob.payload), {}};
+  EXPECT_EQ(bifrons::to_bytes(slice_blob), bifrons::to_bytes(blob));
+  EXPECT_EQ(bifrons::serialized_size(slice_blob), bifrons::serialized_size(blob));
+  // Read outside read_message: a copy of the input, which may then go away.
+  std::vector<std::byte> encoded = bifrons::to_bytes(blob);
+  SliceBlob copy;
+  bifrons::from_bytes(encoded, copy);
+  const std::vector<std::byte> expected = blob.payload;
+  std::fill(encoded.begin(), encoded.end(), std::byte{0});
+  EXPECT_TRUE(same(copy.payload, expected));
+  EXPECT_EQ(copy.name, "blob");
+  EXPECT_TRUE(copy.trailer.empty());
+}
+
+TEST(GrpcBytes, ExportsTheSchemaOfAVectorOfBytes) {
+  std::string schema = bifrons::schema<SliceBlob>();
+  for (std::size_t at; (at = schema.find("SliceBlob")) != std::string::npos;) schema.replace(at, 9, "Blob");
+  EXPECT_EQ(schema, bifrons::schema<Blob>());
+}
+
+TEST(GrpcBytes, AReadOfOneSliceRefersToItAndOutlivesTheBuffer) {
+  const std::vector<std::byte> payload = pattern(200000, 2);
+  const std::vector<std::byte> trailer = pattern(3000, 3);
+  grpc::ByteBuffer buffer;
+  ASSERT_TRUE(bifrons::grpc::write_message(SliceBlob{"one", bifrons::grpc::bytes(payload),
+                                                     bifrons::grpc::bytes(trailer)},
+                                           buffer)
+                  .ok());
+  grpc::Slice received;
+  ASSERT_TRUE(buffer.TrySingleSlice(&received).ok());
+  SliceBlob out;
+  ASSERT_TRUE(bifrons::grpc::read_message(buffer, out, {}).ok());
+  EXPECT_TRUE(inside(out.payload, received));
+  EXPECT_TRUE(inside(out.trailer, received));
+  received = grpc::Slice();
+  buffer.Clear();  // the fields hold the memory (ASan checks the reads below)
+  EXPECT_TRUE(same(out.payload, payload));
+  EXPECT_TRUE(same(out.trailer, trailer));
+  const SliceBlob shared = out;  // a copy shares the memory
+  EXPECT_EQ(shared.payload.data(), out.payload.data());
+}
+
+TEST(GrpcBytes, AReadOfSeveralSlicesRefersToTheirJoin) {
+  const std::vector<std::byte> payload = pattern(100000, 4);
+  const std::vector<std::byte> encoded = bifrons::to_bytes(Blob{"many", payload, {}});
+  std::vector<grpc::Slice> parts;
+  for (std::size_t at = 0; at < encoded.size(); at += 16384)
+    parts.emplace_back(encoded.data() + at, std::min<std::size_t>(16384, encoded.size() - at));
+  grpc::ByteBuffer buffer(parts.data(), parts.size());
+  SliceBlob out;
+  ASSERT_TRUE(bifrons::grpc::read_message(buffer, out, {}).ok());
+  for (const grpc::Slice& part : parts) EXPECT_FALSE(inside(out.payload, part));
+  buffer.Clear();
+  parts.clear();
+  EXPECT_TRUE(same(out.payload, payload));
+  EXPECT_EQ(out.name, "many");
+}
+
+// A hook that reads its own bytes while read_message runs: what bytes reads there lies outside
+// the received slice, so it is a copy (the hook's buffer is gone when the test looks; ASan).
+struct Nested {
+  SliceBlob inner;
+  template <class Archive>
+  void save(Archive& ar) const {
+    ar(bifrons::to_bytes(inner));
+  }
+  template <class Archive>
+  void load(Archive& ar) {
+    std::vector<std::byte> encoded;
+    ar(encoded);
+    bifrons::from_bytes(encoded, inner);
+  }
+};
+
+TEST(GrpcBytes, BytesAHookReadsFromItsOwnBufferAreCopied) {
+  const std::vector<std::byte> payload = pattern(5000, 11);
+  grpc::ByteBuffer buffer;
+  ASSERT_TRUE(bifrons::grpc::write_message(Nested{{"nested", bifrons::grpc::bytes(payload), {}}}, buffer).ok());
+  grpc::Slice received;
+  ASSERT_TRUE(buffer.TrySingleSlice(&received).ok());
+  Nested out;
+  ASSERT_TRUE(bifrons::grpc::read_message(buffer, out, {}).ok());
+  EXPECT_FALSE(inside(out.inner.payload, received));
+  EXPECT_TRUE(same(out.inner.payload, payload));
+}
+
+TEST(GrpcBytes, ABudgetTooSmallForACopyStillReadsInPlace) {
+  const std::vector<std::byte> payload = pattern(100000, 5);
+  const std::vector<std::byte> encoded = bifrons::to_bytes(Blob{"", payload, {}});
+  bifrons::read_options small;
+  small.max_alloc_bytes = 1000;
+  // A copy is charged to the budget...
+  const bifrons::result<SliceBlob> copied = bifrons::try_from_bytes<SliceBlob>(encoded, small);
+  ASSERT_FALSE(copied.has_value());
+  EXPECT_EQ(copied.code(), bifrons::errc::allocation_limit_exceeded);
+  EXPECT_EQ(copied.offset(), bifrons::try_from_bytes<Blob>(encoded, small).offset());
+  // ...a reference into the received message allocates nothing.
+  const grpc::Slice slice(encoded.data(), encoded.size());
+  const grpc::ByteBuffer buffer(&slice, 1);
+  SliceBlob out;
+  ASSERT_TRUE(bifrons::grpc::read_message(buffer, out, small).ok());
+  EXPECT_TRUE(same(out.payload, payload));
+}
+
+TEST(GrpcBytes, TruncatedAndEmptyPayloads) {
+  std::vector<std::byte> encoded = bifrons::to_bytes(Blob{"cut", pattern(5000, 6), {}});
+  encoded.resize(encoded.size() - 1);
+  const grpc::Slice slice(encoded.data(), encoded.size());
+  const grpc::ByteBuffer buffer(&slice, 1);
+  SliceBlob out;
+  const grpc::Status status = bifrons::grpc::read_message(buffer, out, {});
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), bifrons::try_from_bytes<Blob>(encoded).message());
+
+  grpc::ByteBuffer empty;
+  ASSERT_TRUE(bifrons::grpc::write_message(SliceBlob{"empty", {}, {}}, empty).ok());
+  SliceBlob read{"x", bifrons::grpc::bytes(pattern(10, 7)), {}};
+  ASSERT_TRUE(bifrons::grpc::read_message(empty, read, {}).ok());
+  EXPECT_TRUE(read.payload.empty());
+  EXPECT_EQ(read.name, "empty");
 }
 
 // gRPC's traits for protobuf match every class derived from MessageLite; bifrons' match only
@@ -520,6 +672,67 @@ TEST(GrpcService, LivesBesideGrpcsHealthService) {
   set_deadline(context);
   Account echoed;
   EXPECT_TRUE(bifrons::grpc::client(server.channel()).call(echo, context, sample_account(), echoed).ok());
+}
+
+// Mutated messages, in one slice and in several: bytes reads exactly what a vector reads, and
+// what it refers to lies inside the received message.
+TEST(GrpcBytes, MutatedMessagesReadAsTheVectorsDo) {
+  const std::vector<std::byte> original = bifrons::to_bytes(Blob{"fuzz", pattern(300, 9), pattern(40, 10)});
+  std::mt19937 random(36);
+  for (int round = 0; round < 3000; ++round) {
+    std::vector<std::byte> bytes = original;
+    const int edits = 1 + static_cast<int>(random() % 4);
+    for (int e = 0; e < edits; ++e) {
+      const std::size_t at = random() % bytes.size();
+      switch (random() % 3) {
+        case 0: bytes[at] = static_cast<std::byte>(random()); break;
+        case 1: bytes.resize(at); break;
+        default: bytes.insert(bytes.begin() + static_cast<std::ptrdiff_t>(at), static_cast<std::byte>(random()));
+      }
+      if (bytes.empty()) bytes.push_back(std::byte{0});
+    }
+    const bifrons::result<Blob> expected = bifrons::try_from_bytes<Blob>(bytes);
+    const grpc::Slice whole(bytes.data(), bytes.size());
+    const std::size_t cut = bytes.size() / 2;
+    const std::array<grpc::Slice, 2> halves{grpc::Slice(bytes.data(), cut),
+                                            grpc::Slice(bytes.data() + cut, bytes.size() - cut)};
+    for (const grpc::ByteBuffer& buffer : {grpc::ByteBuffer(&whole, 1), grpc::ByteBuffer(halves.data(), 2)}) {
+      SliceBlob out;
+      const grpc::Status status = bifrons::grpc::read_message(buffer, out, {});
+      ASSERT_EQ(status.ok(), expected.has_value()) << round << ": " << status.error_message();
+      if (!status.ok()) continue;
+      EXPECT_EQ(out.name, expected->name);
+      EXPECT_TRUE(same(out.payload, expected->payload));
+      EXPECT_TRUE(same(out.trailer, expected->trailer));
+      // (gRPC copies a sub-slice of a few bytes into the slice object itself.)
+      grpc::Slice received;
+      if (buffer.TrySingleSlice(&received).ok() && out.payload.size() > 64) {
+        EXPECT_TRUE(inside(out.payload, received));
+      }
+    }
+  }
+}
+
+// A vector on one side, bytes on the other, over the network: a 1 MiB payload arrives in many
+// slices.
+TEST(GrpcBytes, VectorAndBytesPeersCallEachOther) {
+  const bifrons::grpc::unary_method<SliceBlob, SliceBlob> echo_bytes{"/test.Blobs/Echo"};
+  const bifrons::grpc::unary_method<Blob, Blob> echo_vector{"/test.Blobs/Echo"};
+  bifrons::grpc::service service;
+  service.on(echo_bytes, [](grpc::CallbackServerContext&, const SliceBlob& in, SliceBlob& out) {
+    out = in;
+    out.name += " echoed";
+    return grpc::Status::OK;
+  });
+  const test_server server(service);
+  const bifrons::grpc::client client(server.channel());
+  const Blob blob{"big", pattern(std::size_t{1} << 20, 8), {}};
+  grpc::ClientContext context;
+  set_deadline(context);
+  Blob reply;
+  ASSERT_TRUE(client.call(echo_vector, context, blob, reply).ok());
+  EXPECT_EQ(reply.name, "big echoed");
+  EXPECT_EQ(reply.payload, blob.payload);
 }
 
 TEST(GrpcService, UnknownMethodIsUnimplemented) {
