@@ -178,8 +178,9 @@ TEST(FrameResults, CutShortReportsTheBytesMissing) {
   const auto framed = bifrons::to_framed(std::vector<std::int32_t>{1, 2, 3});
   const std::vector<std::byte> cut(framed.begin(), framed.end() - 2);
   const auto unframed = bifrons::to_bytes(std::vector<std::int32_t>{1, 2, 3});
-  const auto plain = bifrons::try_from_bytes<std::vector<std::int32_t>>(
-      std::span<const std::byte>(unframed).first(unframed.size() - 2));
+  const auto plain =
+      bifrons::try_from_bytes<std::vector<std::int32_t>>(std::span<const std::byte>(unframed).first(unframed.size() -
+                                                                                                    2));
   const auto r = bifrons::try_from_framed<std::vector<std::int32_t>>(cut);
   ASSERT_FALSE(r);
   ASSERT_FALSE(plain);

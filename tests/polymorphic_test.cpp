@@ -787,8 +787,7 @@ TEST(UnknownType, FailsByDefaultAtThePointer) {
   EXPECT_EQ(r.code(), errc::unknown_type);
   EXPECT_EQ(r.offset(), 3u);  // the triangle's tag, after the envelope header (2) and the count
   // The message names the type the data holds, and the policy that reads past it.
-  EXPECT_NE(r.message().find("the data holds an object of type \"golden.Triangle\""), std::string::npos)
-      << r.message();
+  EXPECT_NE(r.message().find("the data holds an object of type \"golden.Triangle\""), std::string::npos) << r.message();
   EXPECT_NE(r.message().find("unknown_type_policy::null"), std::string::npos) << r.message();
   try {
     (void)bifrons::from_bytes<golden::PolyNewer>(file);

@@ -219,14 +219,15 @@ inline void note_failure(std::initializer_list<std::string_view> pieces) noexcep
 #endif
 }
 /// details, with the pending note of a failure with `code` taken into them.
-inline std::shared_ptr<const failure_details> with_pending_note(errc code,
-                                                                std::shared_ptr<const failure_details> details) noexcept {
+inline std::shared_ptr<const failure_details> with_pending_note(
+    errc code, std::shared_ptr<const failure_details> details) noexcept {
   std::string& note = pending_note();
   if (!found_with_note(code) || note.empty() || (details && !details->note.empty())) return details;
 #if BIFRONS_HAS_EXCEPTIONS
   try {
 #endif
-    failure_details with{std::move(note), details ? details->path : std::string(), details ? details->type : std::string()};
+    failure_details with{std::move(note), details ? details->path : std::string(),
+                         details ? details->type : std::string()};
     note.clear();
     return std::make_shared<const failure_details>(std::move(with));
 #if BIFRONS_HAS_EXCEPTIONS

@@ -148,14 +148,14 @@ class registration {
 ///   BIFRONS_LINK_REGISTRATIONS(shapes);
 /// which refers to that file, so that the linker takes it and its registrations run. The name is
 /// an identifier, one per library.
-#define BIFRONS_REGISTRATIONS(name)   \
-  namespace bifrons::registrations {  \
-  void name() noexcept {}             \
-  }                                   \
+#define BIFRONS_REGISTRATIONS(name)  \
+  namespace bifrons::registrations { \
+  void name() noexcept {}            \
+  }                                  \
   static_assert(true, "a semicolon after BIFRONS_REGISTRATIONS(name)")
-#define BIFRONS_LINK_REGISTRATIONS(name)                                                                          \
-  namespace bifrons::registrations {                                                                              \
-  void name() noexcept;                                                                                           \
+#define BIFRONS_LINK_REGISTRATIONS(name)                                                                              \
+  namespace bifrons::registrations {                                                                                  \
+  void name() noexcept;                                                                                               \
   [[maybe_unused]] static const bool BIFRONS_DETAIL_CONCAT(linked_, name) = (::bifrons::registrations::name(), true); \
-  }                                                                                                               \
+  }                                                                                                                   \
   static_assert(true, "a semicolon after BIFRONS_LINK_REGISTRATIONS(name)")

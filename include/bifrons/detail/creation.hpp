@@ -275,7 +275,8 @@ concept shares_from_this = requires(T& t) { t.weak_from_this(); };
 /// would keep the first block, and the object would have two owners that do not know each other.)
 template <class T>
 void rehome_for_shared_from_this(std::shared_ptr<T>& owner) {
-  if (owner->weak_from_this().expired()) owner = std::shared_ptr<T>(owner.get(), [keep = owner](T*) mutable { keep.reset(); });
+  if (owner->weak_from_this().expired())
+    owner = std::shared_ptr<T>(owner.get(), [keep = owner](T*) mutable { keep.reset(); });
 }
 
 /// A new shared T read from `in`; `introduced(owner)` runs before any of its fields is read.

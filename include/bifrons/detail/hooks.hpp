@@ -136,10 +136,10 @@ template <class T>
 concept member_load_versioned = callable_member_load_versioned<T> && !inherits_load<T>;
 
 template <class T>
-inline constexpr bool has_only_inherited_hooks =
-    (inherits_serialize<T> || inherits_save<T> || inherits_load<T> ||
-     access::inherits_save_minimal<T, output_archive>()) &&
-    !member_serialize<T> && !member_serialize_versioned<T> && !member_save<T> && !member_save_versioned<T>;
+inline constexpr bool has_only_inherited_hooks = (inherits_serialize<T> || inherits_save<T> || inherits_load<T> ||
+                                                  access::inherits_save_minimal<T, output_archive>()) &&
+                                                 !member_serialize<T> && !member_serialize_versioned<T> &&
+                                                 !member_save<T> && !member_save_versioned<T>;
 
 template <class T>
 inline constexpr bool has_member_save = member_save<T> || member_save_versioned<T>;

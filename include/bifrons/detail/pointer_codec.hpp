@@ -507,9 +507,10 @@ BIFRONS_COLD bool resolve_other_reference(source& in, const std::byte* at, objec
   if (e.kind == object_kind::skipped) {
     if (!nullable || in.unknown_types() != unknown_type_policy::null) {
       if (!in.failed())
-        note_failure({"a reference to an object of a type this program has not registered, which "
-                      "unknown_type_policy::null skipped, from a pointer that cannot be null (",
-                      derived_type_name<T>.view(), ")"});
+        note_failure(
+            {"a reference to an object of a type this program has not registered, which "
+             "unknown_type_policy::null skipped, from a pointer that cannot be null (",
+             derived_type_name<T>.view(), ")"});
       in.fail_at(errc::unknown_type, at);
       return false;
     }

@@ -308,7 +308,6 @@ json::value describe_enum(auto& b) {
   return json::value(name);
 }
 
-
 template <class B>
 json::value describe_abstract_base(schema_builder& b, const B& object);
 

@@ -130,7 +130,8 @@ class open_envelope {
     saved_ = in.narrow(static_cast<std::size_t>(length));
     body_end_ = in.position() + length;
     if (h & 1) version = in.read_varint_as<std::uint32_t>();
-    if (refuse_newer && version > own_version && !in.failed()) refuse_newer_version(in, start, name, version, own_version);
+    if (refuse_newer && version > own_version && !in.failed())
+      refuse_newer_version(in, start, name, version, own_version);
   }
   open_envelope(const open_envelope&) = delete;
   open_envelope& operator=(const open_envelope&) = delete;

@@ -56,7 +56,8 @@ struct codec<std::variant<Ts...>> {
         return;
       }
     }
-    detail::emplace_read<T>(in, [&](auto&&... a) -> T& { return v.template emplace<I>(std::forward<decltype(a)>(a)...); });
+    detail::emplace_read<T>(in,
+                            [&](auto&&... a) -> T& { return v.template emplace<I>(std::forward<decltype(a)>(a)...); });
   }
   static constexpr auto readers = []<std::size_t... I>(std::index_sequence<I...>) {
     return std::array<void (*)(detail::source&, V&), sizeof...(Ts)>{&read_alternative<I>...};
