@@ -13,6 +13,7 @@
 #include <functional>
 #include <iterator>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <typeinfo>
 #include <utility>
@@ -821,6 +822,66 @@ TEST(UnknownType, NullPolicySkipsTheObjectAndKeepsIdsAndNamesInStep) {
   EXPECT_EQ(truncated.code(), errc::unexpected_end);
   EXPECT_EQ(truncated.offset(), file.size());
   EXPECT_EQ(truncated.bytes_missing(), 63 - (file.size() - 39));
+}
+
+/// Writes its field, then refuses to go on: a write that failed before it never reports that failure.
+struct RefusesToSave {
+  std::int32_t x = 0;
+  template <class Archive>
+  void save(Archive& ar) const {
+    ar(x);
+    throw std::runtime_error("save refuses");
+  }
+  template <class Archive>
+  void load(Archive& ar) {
+    ar(x);
+  }
+};
+struct FailsTwice {
+  std::unique_ptr<Shape> shape;
+  RefusesToSave refuses;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(shape, refuses);
+  }
+};
+
+TEST(UnknownType, TheNoteNamesTheDataEscapedAndIsNotLeftForAnotherFailure) {
+  // The data's name, with a newline, an escape and a zero: escaped, so that it cannot cut the
+  // message short or forge a line of a log; what() says all that message() says.
+  const bytes data = new_name_spec(std::string_view("app\n\x1b\0", 6)).u(1).u(0).env(spec{}.u(0)).out;
+  const auto r = bifrons::try_from_bytes<std::unique_ptr<Shape>>(data);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.code(), errc::unknown_type);
+  EXPECT_NE(r.message().find("\"app\\x0a\\x1b\\x00\""), std::string::npos) << r.message();
+  // A reader throws the same failure again, with the same message.
+  bifrons::reader reader(data);
+  std::unique_ptr<Shape> into;
+  std::string first, second;
+  try {
+    reader(into);
+  } catch (const bifrons::error& e) {
+    first = e.what();
+  }
+  try {
+    reader(into);
+  } catch (const bifrons::error& e) {
+    second = e.what();
+  }
+  EXPECT_EQ(first, r.message());
+  EXPECT_EQ(second, first);
+  // A write that fails (unregistered_type) and then throws from a hook never reports its failure:
+  // its note does not go to the next failure, of another code.
+  FailsTwice bad;
+  bad.shape = std::make_unique<Unlisted>();
+  EXPECT_THROW((void)bifrons::to_bytes(bad), std::runtime_error);
+  const auto after = bifrons::try_from_bytes<std::unique_ptr<Shape>>(data);
+  EXPECT_EQ(after.message(), r.message());
+  // A result the program builds takes no note.
+  bifrons::detail::note_failure(errc::unknown_type, 0, {"a stale note"});
+  EXPECT_EQ(bifrons::result<int>(errc::unknown_type, 0).message().find("stale"), std::string::npos);
+  EXPECT_EQ(bifrons::result<int>(errc::unknown_type, 0).message(),
+            "bifrons: polymorphic type not registered in this program at byte 0");
 }
 
 TEST(UnknownType, ReferenceWrapperToASkippedObjectFails) {

@@ -695,7 +695,7 @@ template <class T>
   w = detail::write_into(value, buffer);
 #endif
   if constexpr (detail::needs_write_session<T>) {
-    if (w.error != errc::ok) return {w.error, 0};
+    if (w.error != errc::ok) return detail::result_access::failed<std::size_t>(w.error, 0);
   }
   if (!w.fits) return {errc::buffer_too_small, w.size};
   return w.size;
@@ -783,7 +783,8 @@ template <class T, detail::byte_input Bytes>
         return detail::read_canonical(in, value, options, object_state::fresh);
       return detail::read_all(in, value, options, object_state::fresh);
     });
-    if (status.code != errc::ok) return {status.code, status.offset, status.bytes_missing};
+    if (status.code != errc::ok)
+      return detail::result_access::failed<T>(status.code, status.offset, status.bytes_missing);
     return result<T>(std::move(value));
   } else {
     // Types that may hold pointers keep a hook's message (read_all<.., true>), and so do reads
@@ -803,7 +804,8 @@ template <class T, detail::byte_input Bytes>
       detail::new_object<T> made;
       const auto status = read_into(made, object_state::returned);
       if (status.code != errc::ok)
-        return {status.code, status.offset, status.bytes_missing, detail::details_of(outcome)};
+        return detail::result_access::failed<T>(status.code, status.offset, status.bytes_missing,
+                                                detail::details_of(outcome));
       return result<T>(std::move(*made.value));
     }
   }

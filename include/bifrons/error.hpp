@@ -197,42 +197,76 @@ constexpr bool found_with_note(errc e) noexcept {
 }
 
 /// The note of the failure of one of those codes on this thread, from the place that failed to
-/// the result or exception that reports it (a failure is reported on the thread that found it,
-/// before that thread reads or writes anything else). Set on the failure path only: the hot
-/// path of a read never touches it.
-inline std::string& pending_note() noexcept {
-  static thread_local std::string note;
+/// the result or exception that reports it: it is taken only by a report of the same code at the
+/// same offset (a failure is reported on the thread that found it), and only by the library's
+/// own reports (raise, result_access), never by a result a user builds. Set on the failure path
+/// only: the hot path of a read never touches it.
+struct failure_note {
+  std::string text;
+  errc code = errc::ok;
+  std::size_t offset = 0;
+};
+inline failure_note& pending_note() noexcept {
+  static thread_local failure_note note;
   return note;
 }
-/// Sets the pending note to the concatenation of pieces (left empty if there is no memory).
-inline void note_failure(std::initializer_list<std::string_view> pieces) noexcept {
-  std::string& note = pending_note();
-  note.clear();
+/// Sets the pending note of a failure with `code` at `offset` to the concatenation of pieces
+/// (none if there is no memory).
+inline void note_failure(errc code, std::size_t offset, std::initializer_list<std::string_view> pieces) noexcept {
+  failure_note& note = pending_note();
+  note.text.clear();
+  note.code = code;
+  note.offset = offset;
 #if BIFRONS_HAS_EXCEPTIONS
   try {
 #endif
-    for (std::string_view piece : pieces) note.append(piece);
+    for (std::string_view piece : pieces) note.text.append(piece);
 #if BIFRONS_HAS_EXCEPTIONS
   } catch (...) {
-    note.clear();
+    note.text.clear();
   }
 #endif
 }
-/// details, with the pending note of a failure with `code` taken into them.
+/// A name that the data spells, for a message: printable ASCII as it is, other bytes as \xNN, at
+/// most `max` characters of it (a name from hostile input must not cut a message short with a
+/// zero, forge a line of a log, or make a message of unbounded size).
+inline std::string data_spelling(std::string_view name, std::size_t max = 128) {
+  constexpr char digits[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (out.size() >= max) {
+      out += "...";
+      break;
+    }
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (c >= 0x20 && c < 0x7f && c != '\\' && c != '"') {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += digits[c >> 4];
+      out += digits[c & 0xF];
+    }
+  }
+  return out;
+}
+/// details, with the pending note of a failure with `code` at `offset` taken into them.
 inline std::shared_ptr<const failure_details> with_pending_note(
-    errc code, std::shared_ptr<const failure_details> details) noexcept {
-  std::string& note = pending_note();
-  if (!found_with_note(code) || note.empty() || (details && !details->note.empty())) return details;
+    errc code, std::size_t offset, std::shared_ptr<const failure_details> details) noexcept {
+  failure_note& note = pending_note();
+  if (!found_with_note(code) || note.code != code || note.offset != offset || note.text.empty() ||
+      (details && !details->note.empty()))
+    return details;
+  note.code = errc::ok;
 #if BIFRONS_HAS_EXCEPTIONS
   try {
 #endif
-    failure_details with{std::move(note), details ? details->path : std::string(),
+    failure_details with{std::move(note.text), details ? details->path : std::string(),
                          details ? details->type : std::string()};
-    note.clear();
+    note.text.clear();
     return std::make_shared<const failure_details>(std::move(with));
 #if BIFRONS_HAS_EXCEPTIONS
   } catch (...) {
-    note.clear();
+    note.text.clear();
     return details;
   }
 #endif
@@ -241,7 +275,7 @@ inline std::shared_ptr<const failure_details> with_pending_note(
 [[noreturn]] inline void raise(errc code, std::size_t offset, std::size_t bytes_missing = 0,
                                std::shared_ptr<const failure_details> details = nullptr) {
 #if BIFRONS_HAS_EXCEPTIONS
-  throw error(code, offset, bytes_missing, with_pending_note(code, std::move(details)));
+  throw error(code, offset, bytes_missing, with_pending_note(code, offset, std::move(details)));
 #else
   (void)code;
   (void)offset;
@@ -270,7 +304,13 @@ struct result_access {
     r.code_ = code;
     r.offset_ = offset;
     r.bytes_missing_ = result<T>::saturate(bytes_missing);
-    r.details_ = with_pending_note(code, std::move(details));
+    r.details_ = with_pending_note(code, offset, std::move(details));
+  }
+  /// A failed result that the library reports: with the pending note of its failure.
+  template <class T>
+  static result<T> failed(errc code, std::size_t offset, std::size_t bytes_missing = 0,
+                          std::shared_ptr<const failure_details> details = nullptr) noexcept {
+    return result<T>(code, offset, bytes_missing, with_pending_note(code, offset, std::move(details)));
   }
   /// The details of a failed result (to report the failure again, elsewhere).
   template <class T>
@@ -299,10 +339,7 @@ class result {
   result(T value) noexcept(std::is_nothrow_move_constructible_v<T>) : value_(std::move(value)) {}
   result(errc code, std::size_t offset, std::size_t bytes_missing = 0,
          std::shared_ptr<const detail::failure_details> details = nullptr) noexcept
-      : code_(code),
-        bytes_missing_(saturate(bytes_missing)),
-        offset_(offset),
-        details_(detail::with_pending_note(code, std::move(details))) {}
+      : code_(code), bytes_missing_(saturate(bytes_missing)), offset_(offset), details_(std::move(details)) {}
 
   [[nodiscard]] bool has_value() const noexcept { return value_.has_value(); }
   explicit operator bool() const noexcept { return has_value(); }

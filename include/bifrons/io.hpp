@@ -196,14 +196,18 @@ class reader {
 #endif
   }
 
+  /// Every read after a failure throws it again, with what the first throw said (the note that
+  /// names what is at fault is taken once).
   [[noreturn]] void raise_failure() const {
+    if (!failure_details_) {
 #if BIFRONS_ERROR_PATHS
-    detail::raise(src_.error(), src_.error_offset(), src_.error_bytes_missing(),
-                  detail::make_details({}, src_.failure_path, src_.failure_type));
-#else
-    detail::raise(src_.error(), src_.error_offset(), src_.error_bytes_missing());
+      failure_details_ = detail::make_details({}, src_.failure_path, src_.failure_type);
 #endif
+      failure_details_ = detail::with_pending_note(src_.error(), src_.error_offset(), std::move(failure_details_));
+    }
+    detail::raise(src_.error(), src_.error_offset(), src_.error_bytes_missing(), failure_details_);
   }
+  mutable std::shared_ptr<const detail::failure_details> failure_details_;
 
   std::vector<std::byte> owned_;
   detail::source src_;

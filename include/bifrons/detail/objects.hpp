@@ -115,8 +115,10 @@ class basic_object_table {
     }
   };
 
-  /// What one type name that tag 2 defines takes in the table (its list grows by doubling).
+  /// What one type name that tag 2 defines takes in the table (its list grows by doubling), and
+  /// what the spelling of one this program does not know takes besides.
   static constexpr std::size_t name_entry_size = 3 * sizeof(void*);
+  static constexpr std::size_t unknown_name_size = sizeof(std::pair<std::size_t, std::string_view>);
 
   basic_object_table() = default;
   basic_object_table(const basic_object_table&) = delete;
@@ -126,7 +128,9 @@ class basic_object_table {
   [[nodiscard]] std::size_t size() const noexcept { return entries_.size(); }
   /// The heap storage the table holds between values (for object_table_owner's spare).
   [[nodiscard]] std::size_t retained_bytes() const noexcept {
-    return entries_.capacity() * sizeof(entry) + records_.capacity() * sizeof(record);
+    return entries_.capacity() * sizeof(entry) + records_.capacity() * sizeof(record) +
+           names_.capacity() * sizeof(name) + unknown_names_.capacity() * unknown_name_size +
+           casts_.capacity() * sizeof(cast_entry);
   }
   [[nodiscard]] entry& at(std::size_t index) noexcept { return entries_[index]; }
 

@@ -198,7 +198,8 @@ BIFRONS_COLD inline void note_unregistered(const std::type_info& dynamic, std::s
 #else
   name = readable_name(dynamic);
 #endif
-  note_failure({"a pointer to ", pointer_type, " holds an object of dynamic type ", name,
+  note_failure(errc::unregistered_type, 0,
+               {"a pointer to ", pointer_type, " holds an object of dynamic type ", name,
                 ", which this program has not registered (BIFRONS_REGISTER), or registered without ", pointer_type,
                 " among its bases (bifrons::base<", pointer_type, ">(*this) in its hook)"});
 }
@@ -506,12 +507,13 @@ BIFRONS_COLD bool resolve_other_reference(source& in, const std::byte* at, objec
                                           reference& out) {
   if (e.kind == object_kind::skipped) {
     if (!nullable || in.unknown_types() != unknown_type_policy::null) {
-      if (!in.failed())
-        note_failure(
-            {"a reference to an object of a type this program has not registered, which "
-             "unknown_type_policy::null skipped, from a pointer that cannot be null (",
-             derived_type_name<T>.view(), ")"});
-      in.fail_at(errc::unknown_type, at);
+      if (!in.failed()) {
+        in.fail_at(errc::unknown_type, at);
+        note_failure(errc::unknown_type, in.error_offset(),
+                     {"a reference to an object of a type this program has not registered, which "
+                      "unknown_type_policy::null skipped, from a pointer that cannot be null (",
+                      derived_type_name<T>.view(), ")"});
+      }
       return false;
     }
     out = {nullptr, nullptr};
@@ -576,10 +578,14 @@ inline bool read_type_name(source& in) {
     return false;
   }
   const std::byte* name = in.take(static_cast<std::size_t>(length));
-  // Its entry in the table's list of names, which grows by doubling.
-  if (name == nullptr || !in.charge(at, 1, 2 * object_table::name_entry_size)) return false;
+  if (name == nullptr) return false;
   const std::string_view spelled(reinterpret_cast<const char*>(name), static_cast<std::size_t>(length));
-  in.objects().add_name(the_registry().find(spelled), spelled);
+  const registered_type* type = the_registry().find(spelled);
+  // Its entry in the table's list of names (and, unknown here, in the list of their spellings),
+  // which grow by doubling.
+  const std::size_t entry = object_table::name_entry_size + (type == nullptr ? object_table::unknown_name_size : 0);
+  if (!in.charge(at, 1, 2 * entry)) return false;
+  in.objects().add_name(type, spelled);
   return true;
 }
 
@@ -626,17 +632,33 @@ BIFRONS_INLINE bool read_polymorphic_header(source& in, object_table& table, pol
   return true;
 }
 
+/// The note of errc::unknown_type: the type the data names (escaped: it is the data's), and the fix.
+BIFRONS_COLD inline void note_unknown_type(std::size_t offset, std::string_view name) noexcept {
+  std::string spelled;
+#if BIFRONS_HAS_EXCEPTIONS
+  try {
+#endif
+    spelled = data_spelling(name);
+#if BIFRONS_HAS_EXCEPTIONS
+  } catch (...) {
+  }
+#endif
+  note_failure(errc::unknown_type, offset,
+               {"the data holds an object of type \"", spelled,
+                "\", which this program has not registered (BIFRONS_REGISTER); read with "
+                "read_options::unknown_types = unknown_type_policy::null to read such pointers as null"});
+}
+
 /// An object of a type this program has not registered (tag at `at`): the read fails with
 /// unknown_type, or, under unknown_type_policy::null, its encoding (a struct envelope) is skipped
 /// and it and the objects inside it get their ids. True if the pointer is to read as null.
 inline bool skip_unknown_object(source& in, const std::byte* at, const polymorphic_header& h) {
   const std::uint64_t inside = h.inside;
   if (in.unknown_types() != unknown_type_policy::null) {
-    if (!in.failed())
-      note_failure({"the data holds an object of type \"", in.objects().unknown_name(h.index),
-                    "\", which this program has not registered (BIFRONS_REGISTER); read with "
-                    "read_options::unknown_types = unknown_type_policy::null to read such pointers as null"});
-    in.fail_at(errc::unknown_type, at);
+    if (!in.failed()) {
+      in.fail_at(errc::unknown_type, at);
+      note_unknown_type(in.error_offset(), in.objects().unknown_name(h.index));
+    }
     return false;
   }
   const std::uint64_t header = in.read_varint();

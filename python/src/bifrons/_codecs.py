@@ -1475,7 +1475,12 @@ class Pointer(Codec):
             raise DecodeError(_INVALID_VALUE, at, f"type index {index}, not named before")
         count_at = r.pos
         inside = r.varint()
-        if inside > r.limit - r.pos:
+        # Every object inside takes a byte of the struct envelope that follows: counted against its
+        # length, as the C++ reader does, before the name is looked up.
+        body = r.pos
+        envelope = r.varint() >> 1
+        r.pos = body
+        if inside > envelope or inside > r.limit - r.pos:
             raise DecodeError(_INVALID_VALUE, count_at, f"{inside} objects inside")
         assert self.registered is not None
         spelled = bytes(r.type_names[index - 1])
