@@ -249,6 +249,30 @@ TEST(FrameConstruction, ClassesMadeByLoadAndConstructAreFramedInEveryPosition) {
   EXPECT_EQ(root->id(), 3);
 }
 
+namespace collide::v1 {
+struct Item {
+  std::int32_t a = 0;
+};
+}  // namespace collide::v1
+namespace collide::v2 {
+struct Item {
+  std::string a;
+};
+}  // namespace collide::v2
+}  // namespace
+template <>
+inline constexpr std::string_view bifrons::schema_name<collide::v1::Item> = "shop.Item";
+template <>
+inline constexpr std::string_view bifrons::schema_name<collide::v2::Item> = "shop.Item";
+namespace {
+
+TEST(FrameNames, TwoTypesOfOneSchemaNameInOneFrameAreRefused) {
+  // As schema<T>() refuses them: a frame's name must say one type.
+  using Both = std::pair<collide::v1::Item, collide::v2::Item>;
+  EXPECT_THROW((void)bifrons::schema<Both>(), std::logic_error);
+  EXPECT_THROW((void)bifrons::to_framed(Both{}), std::logic_error);
+}
+
 TEST(FrameRefusals, CodesAreStable) {
   EXPECT_EQ(static_cast<int>(errc::not_bifrons), 24);
   EXPECT_EQ(static_cast<int>(errc::type_mismatch), 25);

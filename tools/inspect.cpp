@@ -251,7 +251,7 @@ int main(int argc, char** argv) {
     if (!r.ok) {
       std::fprintf(stderr, "bifrons-inspect: %s: %s (%u) at byte %zu, in %s: %s\n", shown.c_str(),
                    std::string(errc_name(r.code)).c_str(), static_cast<unsigned>(r.code), r.offset, r.path.c_str(),
-                   bifrons::describe(r.code));
+                   r.note.empty() ? bifrons::describe(r.code) : r.note.c_str());
       // Garbage fails in the structure; a value that reads but is refused (a limit, a type) is data.
       const bool structural = r.code == bifrons::errc::unexpected_end || r.code == bifrons::errc::malformed_varint ||
                               r.code == bifrons::errc::invalid_value || r.code == bifrons::errc::count_exceeds_input ||

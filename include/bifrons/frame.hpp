@@ -146,8 +146,8 @@ result<std::span<const std::byte>> value_of_frame(std::span<const std::byte> inp
 #endif
     const std::string& expected = frame_type_name<T>();
     if (f->type_name == expected) return body;
-    const std::string note = "the data holds \"" + data_spelling(f->type_name) + "\", this program reads \"" + expected +
-                             "\"";
+    const std::string note = "the data holds \"" + data_spelling(f->type_name) + "\", this program reads \"" +
+                             expected + "\"";
     return {errc::type_mismatch, frame_magic.size() + varint_size(frame_format), 0, make_details(note)};
 #if BIFRONS_HAS_EXCEPTIONS
   } catch (...) {

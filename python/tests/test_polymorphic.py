@@ -155,3 +155,18 @@ def test_unknown_types_null_skips_the_object_and_keeps_ids_in_step() -> None:
 def test_unknown_types_null_is_a_bool() -> None:
     with pytest.raises(ValueError):
         bifrons.ReadOptions(unknown_types_null=1)  # type: ignore[arg-type]
+
+
+def test_the_command_line_names_an_unknown_type(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from bifrons.__main__ import main
+
+    schema = tmp_path / "older.schema.json"
+    document = _document("polymorphic_unknown")
+    del document["polymorphic"]["golden.Triangle"]
+    del document["types"]["golden::PTriangle"]
+    schema.write_text(json.dumps(document))
+    data = str(GOLDEN / "polymorphic_unknown.bin")
+    assert main(["--schema", str(schema), data]) == 1
+    err = capsys.readouterr().err
+    assert "unknown_type (22) at byte 3" in err and "golden.Triangle" in err
+    assert main(["--schema", str(schema), "--unknown-types-null", data]) == 0

@@ -273,6 +273,10 @@ TEST(Polymorphic, ANameTheSchemaDoesNotRegisterIsAnUnknownType) {
   const decode_result r = decode(older, bytes_of(read_text(golden("polymorphic_unknown.bin"))));
   EXPECT_EQ(outcome(r.ok, r.code, r.offset), "unknown_type at 3");  // the tag, after the header and the count
   EXPECT_EQ(r.path, ".shapes[0]");
+  // It names the type, and says the schema (not "this program") lacks it.
+  EXPECT_EQ(r.note,
+            "the data holds an object of type \"golden.Triangle\", which the schema does not register "
+            "(--unknown-types-null reads such pointers as null)");
 }
 
 TEST(Polymorphic, UnderTheNullPolicyUnknownObjectsAndReferencesToThemReadAsNull) {

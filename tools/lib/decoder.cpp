@@ -202,6 +202,7 @@ class decoder {
       result.code = f.code;
       result.offset = f.offset;
       result.path = error_path_;
+      result.note = std::move(error_note_);
     }
     result.end = pos_;
     result.annotations = std::move(notes_);
@@ -1104,7 +1105,11 @@ class decoder {
         note(at, 1, "new object " + std::to_string(objects_.size() + 1) + ", of a registered class:");
         registered_name = polymorphic_header(type_name, inside);
         if (type_name.empty()) {
-          if (!options_.unknown_types_null) fail(errc::unknown_type, at);
+          if (!options_.unknown_types_null) {
+            error_note_ = "the data holds an object of type \"" + bifrons::detail::data_spelling(registered_name) +
+                          "\", which the schema does not register (--unknown-types-null reads such pointers as null)";
+            fail(errc::unknown_type, at);
+          }
           return skip_unknown_object(at, registered_name, inside);
         }
         if (!reaches(type_name, t.arg().name)) fail(errc::invalid_value, at);  // never reinterpret an object
@@ -1199,6 +1204,7 @@ class decoder {
   bool defaults_;
   std::vector<std::string> path_;
   std::string error_path_;
+  std::string error_note_;  // what is at fault, beyond the code (an unknown type's name)
   std::vector<object> objects_;
   std::size_t strong_floor_ = 0;
   std::size_t current_ = 0;  // index + 1 of the innermost object being read; 0: none

@@ -62,6 +62,7 @@ struct decode_result {
   errc code = errc::ok;
   std::size_t offset = 0;  ///< of the error
   std::string path;        ///< of the error: the field being read
+  std::string note;        ///< of the error: what is at fault, beyond the code (may be empty)
   std::size_t end = 0;     ///< where the value ended
   std::vector<annotation> annotations;
   /// Comparisons of keys the duplicate check of sets and maps made: O(log n) per key (tests

@@ -61,7 +61,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         else:
             value = schema.decode(data, options)
     except DecodeError as e:
-        print(f"bifrons: {name}: {e.code.name} ({int(e.code)}) at byte {e.offset}, in {e.path}", file=sys.stderr)
+        # An unknown type: the message names it (the codes' own texts say the rest).
+        named = f": {e.message}" if e.code == Errc.unknown_type and e.message != e.code.name else ""
+        print(f"bifrons: {name}: {e.code.name} ({int(e.code)}) at byte {e.offset}, in {e.path}{named}", file=sys.stderr)
         if not data.startswith(MAGIC) and e.code != Errc.not_bifrons:
             print(
                 f"bifrons: {name} has no frame, so it was read as an untyped value of the schema's root; if it "
