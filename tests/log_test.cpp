@@ -578,6 +578,12 @@ TEST(LogErrors, BrokenHeadersAreRefusedWithTheirOffsets) {
   EXPECT_EQ(outcome(std::vector<std::byte>(good.begin(), good.begin() + 5)), "unexpected end of input at 5");
 }
 
+// The two tests below fork. Under qemu-i386 (the cross-i686 stage) a forked child of the
+// multi-threaded emulator never runs (it spins, and the test waits for its report), so they are
+// not built there; what they check, the host kernel's durability and the reader's resident
+// memory, they check natively in every other stage and under qemu-s390x and qemu-ppc.
+#if !(BIFRONS_TEST_EMULATED && defined(__i386__))
+
 // ---- crash consistency ---------------------------------------------------------------------------
 
 /// The child: appends events from first_id on, reporting each id on `report` once append returned.
@@ -734,5 +740,6 @@ TEST(LogMemory, ReadingALargeLogKeepsResidentMemoryBounded) {
   std::printf("[ memory   ] read %llu MiB (%llu messages): %s grew by %ld KiB\n", static_cast<unsigned long long>(mib),
               static_cast<unsigned long long>(messages), measured, growth_kib);
 }
+#endif  // !(BIFRONS_TEST_EMULATED && defined(__i386__))
 
 }  // namespace
