@@ -505,6 +505,7 @@ struct reference {
 template <class T>
 BIFRONS_COLD bool resolve_other_reference(source& in, const std::byte* at, object_table::entry& e, bool nullable,
                                           reference& out) {
+  e.named_early = e.named_early || e.in_progress;  // see resolve_reference
   if (e.kind == object_kind::skipped) {
     if (!nullable || in.unknown_types() != unknown_type_policy::null) {
       if (!in.failed()) {
@@ -540,7 +541,9 @@ BIFRONS_INLINE bool resolve_reference(source& in, const std::byte* at, std::uint
     return false;
   }
   object_table::entry& e = in.objects().at(static_cast<std::size_t>(index));
-  e.named_early = e.named_early || e.in_progress;
+  // Only an object a hook makes, of a class with enable_shared_from_this, asks (shared_read_new);
+  // a reference of another type goes through resolve_other_reference, which marks it too.
+  if constexpr (shares_from_this<T> && !created_by_default<T>) e.named_early = e.named_early || e.in_progress;
   if (e.type == type_key<T>) [[likely]] {
     out = {&e, e.address};
     return true;
