@@ -107,6 +107,17 @@ struct failure_details {
   std::string type;          ///< the C++ type being read there (BIFRONS_ERROR_PATHS)
 };
 
+/// n in decimal, written at the end of digits (no allocation: messages are built on failure paths
+/// that must not throw).
+inline std::string_view decimal(char (&digits)[20], std::size_t n) noexcept {
+  char* first = digits + sizeof digits;
+  do {
+    *--first = static_cast<char>('0' + n % 10);
+    n /= 10;
+  } while (n != 0);
+  return std::string_view(first, static_cast<std::size_t>(digits + sizeof digits - first));
+}
+
 /// "bifrons: <description> at byte <offset>[ (at least <n> more bytes needed)][ in <path>
 /// (<type>)][: <hook message>]".
 //
@@ -120,14 +131,6 @@ inline std::string failure_text(errc code, std::size_t offset, std::size_t bytes
   auto add = [&](std::string_view piece) { pieces[count++] = piece; };
   char offset_digits[20];
   char missing_digits[20];
-  auto decimal = [](char (&digits)[20], std::size_t n) {
-    char* first = digits + sizeof digits;
-    do {
-      *--first = static_cast<char>('0' + n % 10);
-      n /= 10;
-    } while (n != 0);
-    return std::string_view(first, static_cast<std::size_t>(digits + sizeof digits - first));
-  };
   add("bifrons: ");
   add(describe(code));
   if (found_at_write(code)) {

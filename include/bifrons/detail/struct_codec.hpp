@@ -105,15 +105,7 @@ BIFRONS_COLD inline void refuse_newer_version(source& in, const std::byte* at, s
                                               std::uint32_t found, std::uint32_t own) {
   if (in.failed()) return;
   in.fail_at(errc::newer_version, at);
-  char data_version[12], own_version[12];  // (std::to_string may throw: this is noexcept work)
-  const auto decimal = [](char (&out)[12], std::uint32_t n) {
-    char* first = out + sizeof out;
-    do {
-      *--first = static_cast<char>('0' + n % 10);
-      n /= 10;
-    } while (n != 0);
-    return std::string_view(first, static_cast<std::size_t>(out + sizeof out - first));
-  };
+  char data_version[20], own_version[20];
   note_failure(errc::newer_version, in.error_offset(),
                {"class ", name, " has version ", decimal(data_version, found),
                 " in the data; this program reads versions up to ", decimal(own_version, own),
