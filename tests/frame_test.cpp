@@ -321,8 +321,9 @@ TEST(Crc32c, TheHostsImplementationEqualsTheTableAtEveryLengthAndAlignment) {
           << bifrons::detail::crc32c_implementation() << " at " << start << ", " << n << " bytes";
 #if BIFRONS_CRC32C_X86
       // The one-stream instruction path, which hosts without PCLMULQDQ take.
-      if (bifrons::detail::cpu_has_sse42())
+      if (bifrons::detail::cpu_has_sse42()) {
         ASSERT_EQ(bifrons::detail::crc32c_sse42(0, data.data() + start, n), table) << start << ", " << n << " bytes";
+      }
 #endif
       // Continuing a CRC over a split gives the CRC of the whole.
       const std::size_t half = n / 3;

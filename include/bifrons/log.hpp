@@ -265,7 +265,7 @@ class log_appender {
       const auto header = detail::log_header_bytes(frame_type_name<T>(), schema_text, sync_);
       pending_.assign(header.begin(), header.end());
       // Written at once, so that a reader opening the file meanwhile finds a log; synced only
-      // under a policy that promises durability (under none, a sync here cost a few ms per log).
+      // under a policy that promises durability, as the directory is.
       if (options_.policy == durability::none)
         write_pending();
       else
