@@ -264,7 +264,12 @@ class log_appender {
       const std::string schema_text = options_.with_schema ? schema<T>() : std::string();
       const auto header = detail::log_header_bytes(frame_type_name<T>(), schema_text, sync_);
       pending_.assign(header.begin(), header.end());
-      commit();
+      // Written at once, so that a reader opening the file meanwhile finds a log; synced only
+      // under a policy that promises durability, as the directory is.
+      if (options_.policy == durability::none)
+        write_pending();
+      else
+        commit();
       created_ = true;
       return;
     }
