@@ -99,6 +99,10 @@ TEST(Observer, AnObjectNotWrittenBeforeIsRefusedAtWrite) {
   auto r = bifrons::try_to_bytes(Lone{&outside}, buffer);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.code(), errc::unwritten_pointee);
+  // The message names the pointee's type and the ways to write it.
+  EXPECT_NE(r.message().find("a non-owning pointer to int points at an object that the value does not write before it"),
+            std::string::npos)
+      << r.message();
   // Written after the pointer (a by-value object after a pointer to it): the format has no
   // forward references, and copying the object would silently duplicate it.
   Graph g = sample_graph();
@@ -106,6 +110,13 @@ TEST(Observer, AnObjectNotWrittenBeforeIsRefusedAtWrite) {
   r = bifrons::try_to_bytes(g, buffer);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.code(), errc::unwritten_pointee);
+  EXPECT_NE(r.message().find("GNode points at"), std::string::npos) << r.message();
+  try {
+    (void)bifrons::to_bytes(g);
+    ADD_FAILURE() << "to_bytes wrote a pointer to an object written after it";
+  } catch (const bifrons::error& e) {
+    EXPECT_NE(std::string(e.what()).find("GNode points at"), std::string::npos) << e.what();
+  }
   EXPECT_THROW((void)bifrons::to_bytes(g), bifrons::error);
   EXPECT_THROW((void)bifrons::serialized_size(g), bifrons::error);
 }

@@ -193,10 +193,12 @@ class error : public std::runtime_error {
 
 namespace detail {
 /// The codes whose failures are found deep inside a read or a write, where the names at fault are
-/// known (the type the data names, the class and its versions, the dynamic type a writer met),
+/// known (the type the data names, the class and its versions, the dynamic type or the pointee a
+/// writer met),
 /// but reported at the entry point, which knows only the code and the offset.
 constexpr bool found_with_note(errc e) noexcept {
-  return e == errc::unknown_type || e == errc::newer_version || e == errc::unregistered_type;
+  return e == errc::unknown_type || e == errc::newer_version || e == errc::unregistered_type ||
+         e == errc::unwritten_pointee;
 }
 
 /// The note of the failure of one of those codes on this thread, from the place that failed to

@@ -204,6 +204,15 @@ BIFRONS_COLD inline void note_unregistered(const std::type_info& dynamic, std::s
                 " among its bases (bifrons::base<", pointer_type, ">(*this) in its hook)"});
 }
 
+/// The note of errc::unwritten_pointee for a pointer whose object the value has not written.
+BIFRONS_COLD inline void note_unwritten(std::string_view pointee_type) {
+  note_failure(errc::unwritten_pointee, 0,
+               {"a non-owning pointer to ", pointee_type,
+                " points at an object that the value does not write before it: write that object in an earlier "
+                "field, through an owning pointer (unique_ptr, shared_ptr, bifrons::owning) or by value with "
+                "bifrons::enable_identity"});
+}
+
 /// The complete object of *p and its identity, or false (and the error) when it cannot be
 /// written: a dynamic type that is not registered, or not as derived from T.
 template <class T>
@@ -397,6 +406,7 @@ std::size_t observer_object_size(const T* p) {
   pointee o;
   write_session::object* found = identify(s, p, o) ? s.find(o.address, o.key) : nullptr;
   if (found == nullptr) {
+    if (s.error() == errc::ok) note_unwritten(derived_type_name<T>.view());
     s.fail(errc::unwritten_pointee);  // (after unregistered_type, if identify failed: the first error stays)
     s.record(null_tag);
     return 1;

@@ -314,8 +314,17 @@ class basic_write_session {
   /// that the value does not own (the reader's table would be its last owner, and the object would
   /// die with the read): unwritten_pointee. A cycle of owners: ownership_cycle.
   void end_size_pass() noexcept {
-    if (!observed_.empty()) refuse_if([&] { return observer_would_dangle(); }, errc::unwritten_pointee);
+    if (!observed_.empty() && error_ == errc::ok) {
+      refuse_if([&] { return observer_would_dangle(); }, errc::unwritten_pointee);
+      if (error_ == errc::unwritten_pointee) note_dangling_observer();
+    }
     if (has_links_up_) refuse_if([&] { return cycles_closed(); }, errc::ownership_cycle);
+  }
+  BIFRONS_COLD static void note_dangling_observer() {
+    note_failure(errc::unwritten_pointee, 0,
+                 {"a non-owning pointer points at an object inside a shared object that the value does not own "
+                  "(only a weak_ptr or another non-owning pointer reaches it): after reading, that object would "
+                  "die and the pointer dangle. Hold the shared object through a shared_ptr in the value"});
   }
   /// Fails with `code` where check() finds it, or where there is no memory to check: a value that
   /// could not be checked is refused rather than written.
