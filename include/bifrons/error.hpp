@@ -194,8 +194,7 @@ class error : public std::runtime_error {
 namespace detail {
 /// The codes whose failures are found deep inside a read or a write, where the names at fault are
 /// known (the type the data names, the class and its versions, the dynamic type or the pointee a
-/// writer met),
-/// but reported at the entry point, which knows only the code and the offset.
+/// writer met), but reported at the entry point, which knows only the code and the offset.
 constexpr bool found_with_note(errc e) noexcept {
   return e == errc::unknown_type || e == errc::newer_version || e == errc::unregistered_type ||
          e == errc::unwritten_pointee;
