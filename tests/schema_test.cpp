@@ -508,7 +508,7 @@ TEST(SchemaTypes, PolymorphicPointersAndTheRegisteredClassesTheProgramNames) {
             R"(["golden::PLeft", "golden::PRight", "golden::PRoot"])");
   EXPECT_EQ(at(at(doc, "types"), "golden::PLeft").find("bases"), nullptr);
   EXPECT_EQ(fields_of(doc, "golden::PLeft")[0],
-            R"({"base": true, "default": "0200", "name": "field0", "type": "golden::PRoot", "virtual": true})");
+            R"({"base": true, "default": "0200", "name": "golden::PRoot", "type": "golden::PRoot", "virtual": true})");
   // Without registered classes, no "polymorphic" member: PolySet reaches no registered class.
   EXPECT_EQ(document<golden::PolySet>().find("polymorphic"), nullptr);
 }

@@ -79,7 +79,7 @@ EXPECTED = {
     "empty": [{}, "", [], [], {}, [{}, {}], [None, None, None]],
     "deprecated": {"id": 5, "old_name": "", "ratio": 0.75, "old_ratio": 0.0,
                    "old_wallet": {"currency": "", "amount": 0.0}, "label": "kept"},
-    "base": {"field0": {"name": "Rex", "legs": 4}, "field1": True},
+    "base": {"golden::Animal": {"name": "Rex", "legs": 4}, "field1": True},
     "record_book": {
         "name": "book",
         "ticks": [{"id": 7, "price": 0.125}, {"id": -1, "price": 1000.0}],

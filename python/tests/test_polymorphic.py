@@ -29,7 +29,11 @@ def test_objects_say_their_registered_class_and_virtual_bases_are_read_once() ->
     assert value["diamond"] == {
         "id": 10,
         "type": "golden.Join",
-        "value": {"field0": {"field0": {"field0": 1}, "field1": 2}, "field1": {"field1": 3}, "field2": 4},
+        "value": {
+            "golden::PLeft": {"golden::PRoot": {"field0": 1}, "field1": 2},
+            "golden::PRight": {"field1": 3},
+            "field2": 4,
+        },
     }
     assert value["label_as_named"] == {"ref": 9}  # the label, through its second base
 

@@ -784,9 +784,25 @@ TEST(EvolutionRows, MakeAClassAbstract) {
 
 TEST(EvolutionRows, MakeABaseClassVirtual) {
   // Where the base appears once, the bytes stay; in a diamond it is written once instead of twice.
-  EXPECT_EQ((findings<v1::Left, v2::Left>()), "compatible virtual-base Left.field0");
+  EXPECT_EQ((findings<v1::Left, v2::Left>()), "compatible virtual-base Left.Root");
   EXPECT_EQ((findings<v1::Join, v2::Join>()),
-            "breaking virtual-base Join.field0.field0; breaking virtual-base Join.field1.field0");
+            "breaking virtual-base Join.Left.Root; breaking virtual-base Join.Right.Root");
+}
+
+TEST(EvolutionRows, ABaseNamedByPositionInAnOlderSchemaIsNotARename) {
+  // Exporters before this one named a hook's base fields field0, field1, ...; a snapshot taken
+  // then, checked against today's schema of the same program, finds nothing.
+  const std::string today = strip_versions(bifrons::schema<v1::Left>());
+  std::string older = today;
+  const std::string named = R"("name": "Root")";
+  const std::size_t at = older.find(named);
+  ASSERT_NE(at, std::string::npos) << today;
+  older.replace(at, named.size(), R"("name": "field0")");
+  EXPECT_EQ(joined(check(load_schema_text(older), load_schema_text(today))), "");
+  // A real rename of a base field (a hook that names it) is still reported.
+  std::string renamed = today;
+  renamed.replace(renamed.find(named), named.size(), R"("name": "root_part")");
+  EXPECT_EQ(joined(check(load_schema_text(renamed), load_schema_text(today))), "compatible rename Left.Root");
 }
 
 // ---- the checker's bookkeeping ------------------------------------------------------------------

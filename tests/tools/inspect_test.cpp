@@ -247,8 +247,8 @@ TEST(Polymorphic, ObjectsSayTheirRegisteredClassAndVirtualBasesAreWrittenOnce) {
   EXPECT_EQ(r.value.find("shapes")->items()[3].find("type"), nullptr);  // a plain PShape: tag 1
   // The diamond: PRoot inside PLeft only (docs/schema.md section 6).
   EXPECT_EQ(to_text(*r.value.find("diamond")),
-            R"({"id": 10, "type": "golden.Join", "value": {"field0": {"field0": {"field0": 1}, "field1": 2}, )"
-            R"("field1": {"field1": 3}, "field2": 4}})");
+            R"({"id": 10, "type": "golden.Join", "value": {"golden::PLeft": {"golden::PRoot": {"field0": 1}, "field1": 2}, )"
+            R"("golden::PRight": {"field1": 3}, "field2": 4}})");
   std::vector<std::string> lines;
   for (const annotation& a : r.annotations)
     lines.push_back(std::to_string(a.offset) + "+" + std::to_string(a.length) + " " + a.path + ": " + a.text);
@@ -258,7 +258,7 @@ TEST(Polymorphic, ObjectsSayTheirRegisteredClassAndVirtualBasesAreWrittenOnce) {
                 "3+1 .shapes[0]: new object 1, of a registered class:", "4+2 .shapes[0]: 1 new type name",
                 "6+14 .shapes[0]: type 1: \"golden.Circle\"", "20+1 .shapes[0]: of type 1, \"golden.Circle\"",
                 "21+1 .shapes[0]: 0 objects inside", "22+1 .shapes[0]*(golden.Circle): golden::PCircle: 3 bytes",
-                "23+1 .shapes[0]*(golden.Circle).field0: golden::PShape: 1 bytes"}));
+                "23+1 .shapes[0]*(golden.Circle).golden::PShape: golden::PShape: 1 bytes"}));
   std::size_t covered = 0;
   for (const annotation& a : r.annotations) covered += a.length;
   EXPECT_EQ(covered, file.size());
@@ -292,7 +292,7 @@ TEST(Polymorphic, UnderTheNullPolicyUnknownObjectsAndReferencesToThemReadAsNull)
   // The triangle (id 1) and its circle (id 2, counted in its header) are skipped: both
   // references read as null; the square is still object 3.
   EXPECT_EQ(to_text(r.value), R"({"shapes": [null, null, null, {"id": 3, "type": "golden.Square", "value": )"
-                              R"({"field0": {"field0": 3}, "field1": 5}}, {"ref": 3}]})");
+                              R"({"golden::PShape": {"field0": 3}, "field1": 5}}, {"ref": 3}]})");
   // A skipped envelope (its header at 38) longer than the input: unexpected_end where the
   // enclosing body, here the file, ends, as the library's skip (skip_unknown_object) reports it.
   auto cut = file;
@@ -351,7 +351,7 @@ TEST(Polymorphic, APointerToAnAbstractClassHoldsOnlyRegisteredClasses) {
   const decode_result r = decode(s, bytes);
   ASSERT_TRUE(r.ok) << errc_name(r.code) << " at " << r.offset;
   EXPECT_EQ(to_text(r.value), R"({"shapes": [{"id": 1, "type": "inspect.Square", "value": )"
-                              R"({"field0": {"field0": 7}, "field1": 0}}]})");
+                              R"({"abstract_shapes::Shape": {"field0": 7}, "field1": 0}}]})");
   // Tag 1 would create a Shape.
   const std::vector<std::byte> tag1{std::byte{0x08}, std::byte{0x01}, std::byte{0x01}, std::byte{0x02},
                                     std::byte{0x00}};

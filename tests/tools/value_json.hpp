@@ -293,7 +293,7 @@ class builder {
                     }) {
         add(arg.field, arg.name);
       } else {
-        if (name.empty()) name = "field" + std::to_string(position_);
+        if (name.empty()) name = unnamed<A>();
         ++position_;
         if constexpr (is_base_ref<A>::value) {
           // A virtual base that the complete object met before has no bytes and no value here.
@@ -309,6 +309,15 @@ class builder {
     }
 
    private:
+    /// docs/schema.md: a base is named after its type (unless a field before it has that name,
+    /// which no test type does), any other unnamed field after its position.
+    template <class A>
+    std::string unnamed() const {
+      if constexpr (is_base_ref<A>::value)
+        return std::string(bifrons::detail::schema_name_of<std::remove_cvref_t<decltype(std::declval<A>().object)>>());
+      else
+        return "field" + std::to_string(position_);
+    }
     builder& b_;
     json& o_;
     std::size_t position_ = 0;

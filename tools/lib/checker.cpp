@@ -116,6 +116,15 @@ struct shape {
   bool varint = false;
 };
 
+/// field0, field1, ...: how a hook's field without a name is named.
+bool is_position_name(std::string_view name) {
+  constexpr std::string_view prefix = "field";
+  if (!name.starts_with(prefix) || name.size() == prefix.size()) return false;
+  for (const char c : name.substr(prefix.size()))
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
 bool holds_pointers(const schema& s) {
   std::set<std::string> seen;
   const auto walk = [&](auto&& self, const type& t) -> bool {
@@ -813,7 +822,10 @@ class checker {
   }
 
   void compare_field(const field& o, const field& n, const std::string& p, context ctx) {
-    if (o.name != n.name)
+    // Earlier exporters named a hook's base fields by position (field0); they are named after
+    // the base now, which is not a change of the program's.
+    const bool base_named_after_its_type = o.base && n.base && is_position_name(o.name) && n.name == n.type.name;
+    if (o.name != n.name && !base_named_after_its_type)
       add(verdict::compatible, p, "rename", "field " + o.name + " → " + n.name + " (names are not on the wire)");
     if (o.is_virtual != n.is_virtual) {
       // Written once per complete object: only a class that meets the base twice changes bytes.

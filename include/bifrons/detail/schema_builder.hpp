@@ -339,7 +339,7 @@ class schema_archive {
     } else {
       describe_field(field, arg);
     }
-    field.set("name", name.empty() ? "field" + std::to_string(position_) : std::string(name));
+    field.set("name", name.empty() ? unnamed_field_name<A>(field) : std::string(name));
     field.set("default", default_hex(arg));
     fields_.push(std::move(field));
     ++position_;
@@ -348,6 +348,24 @@ class schema_archive {
   json::value take_fields() { return std::move(fields_); }
 
  private:
+  /// A hook's field without a name: a base is named after its type (as the schema's "types"
+  /// spells it), unless a field before it has that name; any other field after its position.
+  template <class A>
+  std::string unnamed_field_name(const json::value& field) const {
+    if constexpr (is_base<A>::value) {
+      const json::value* type = field.find("type");
+      if (type != nullptr && type->is_string() && !has_field_named(type->text())) return type->text();
+    }
+    return "field" + std::to_string(position_);
+  }
+  [[nodiscard]] bool has_field_named(std::string_view name) const {
+    for (const json::value& f : fields_.items()) {
+      const json::value* n = f.find("name");
+      if (n != nullptr && n->text() == name) return true;
+    }
+    return false;
+  }
+
   template <class A>
   void describe_field(json::value& field, const A& arg) {
     field.set("type", field_type(arg));
