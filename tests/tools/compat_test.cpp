@@ -686,6 +686,21 @@ struct Join : Left, Right {
     ar(bifrons::base<Left>(*this), bifrons::base<Right>(*this));
   }
 };
+struct Grown {
+  std::int32_t a = 1;
+};
+struct OnGrown : Grown {
+  std::int32_t own = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Grown>(*this), own);
+  }
+};
+struct HoldsGrown {
+  OnGrown derived;
+  Grown member;
+  Grown set{7};
+};
 }  // namespace v1
 
 namespace v2 {
@@ -717,6 +732,22 @@ struct Join : Left, Right {
   void serialize(Ar& ar) {
     ar(bifrons::base<Left>(*this), bifrons::base<Right>(*this));
   }
+};
+struct Grown {
+  std::int32_t a = 1;
+  std::int32_t b = 2;
+};
+struct OnGrown : Grown {
+  std::int32_t own = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Grown>(*this), own);
+  }
+};
+struct HoldsGrown {
+  OnGrown derived;
+  Grown member;
+  Grown set{8};  // a member initializer that changed as the type grew
 };
 }  // namespace v2
 
@@ -787,6 +818,13 @@ TEST(EvolutionRows, MakeABaseClassVirtual) {
   EXPECT_EQ((findings<v1::Left, v2::Left>()), "compatible virtual-base Left.Root");
   EXPECT_EQ((findings<v1::Join, v2::Join>()),
             "breaking virtual-base Join.Left.Root; breaking virtual-base Join.Right.Root");
+}
+
+TEST(EvolutionRows, AStructThatGrowsIsReportedOnceNotAsTheDefaultOfEveryFieldOfItsType) {
+  // Appending to Grown changes the bytes of every Grown's default, of the base and of members:
+  // only the append is reported, and a default that changed otherwise still is.
+  EXPECT_EQ((findings<v1::HoldsGrown, v2::HoldsGrown>()),
+            "compatible append-field HoldsGrown.derived.Grown.b; compatible change-default HoldsGrown.set");
 }
 
 TEST(EvolutionRows, ABaseNamedByPositionInAnOlderSchemaIsNotARename) {

@@ -2,9 +2,12 @@
 #include "checker.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 namespace bifrons::tools {
 
@@ -115,6 +118,29 @@ struct shape {
   bool view = false;
   bool varint = false;
 };
+
+/// The varint at the start of bytes and its length; length 0 if there is none.
+std::pair<std::uint64_t, std::size_t> leading_varint(const std::vector<std::byte>& bytes) {
+  std::uint64_t value = 0;
+  for (std::size_t i = 0; i < bytes.size() && i < 10; ++i) {
+    const auto b = static_cast<std::uint8_t>(bytes[i]);
+    value |= std::uint64_t{b & 0x7fu} << (7 * i);
+    if ((b & 0x80u) == 0) return {value, i + 1};
+  }
+  return {0, 0};
+}
+
+/// Whether two struct encodings (envelope header, body) differ only by fields appended to the
+/// newer one: the same version flag, and the older body a proper prefix of the newer.
+bool only_appended(const std::vector<std::byte>& older, const std::vector<std::byte>& newer) {
+  const auto [old_header, old_width] = leading_varint(older);
+  const auto [new_header, new_width] = leading_varint(newer);
+  if (old_width == 0 || new_width == 0 || (old_header & 1) != (new_header & 1)) return false;
+  const std::size_t old_body = older.size() - old_width, new_body = newer.size() - new_width;
+  if (old_header >> 1 != old_body || new_header >> 1 != new_body || old_body >= new_body) return false;
+  return std::equal(older.begin() + static_cast<std::ptrdiff_t>(old_width), older.end(),
+                    newer.begin() + static_cast<std::ptrdiff_t>(new_width));
+}
 
 /// field0, field1, ...: how a hook's field without a name is named.
 bool is_position_name(std::string_view name) {
@@ -838,8 +864,11 @@ class checker {
     }
     const std::size_t before = findings_.size();
     compare(o.type, n.type, p, field_context(o, ctx));
-    // A default is compared where the type is the same (a changed type changes its default's bytes).
-    if (findings_.size() == before && spell(o.type) == spell(n.type) && o.default_bytes != n.default_bytes)
+    // A default is compared where the type is the same (a changed type changes its default's bytes),
+    // and not where a struct's fields were appended to and the old fields keep their bytes: that
+    // change is reported on the struct itself, once, not on every field of its type (a base).
+    if (findings_.size() == before && spell(o.type) == spell(n.type) && o.default_bytes != n.default_bytes &&
+        !(o.type.kind == kind::named && only_appended(o.default_bytes, n.default_bytes)))
       add(verdict::compatible, p, "change-default",
           "default " + to_hex(o.default_bytes) + " → " + to_hex(n.default_bytes) +
               ": new programs fill the field with the new default where old data lacks it");
