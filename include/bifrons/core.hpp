@@ -275,36 +275,53 @@ struct read_outcome<T> : read_status {
 #endif
 };
 
-/// Reads into `out` (a T, or a new_object<T>) and handles what user code throws: see read_all.
-template <bool KeepHookMessage, class Target, class Outcome>
-void read_catching([[maybe_unused]] source& src, Target& out, [[maybe_unused]] Outcome& outcome) {
+/// Runs read(), a read of src that may run user code, and sorts what it throws: std::bad_alloc
+/// goes to out_of_memory() (which rethrows or records it) and bifrons::error goes on. Any other
+/// exception fails the read with user_error and goes to user_exception() (which rethrows it or
+/// keeps its message), unless the read had failed before with another code: then the exception is
+/// a consequence of that failure (a hook refusing the defaults of fields that were never read),
+/// and that error is reported. Both handlers run inside the catch, where `throw;` rethrows.
+/// (from_bytes, try_from_bytes and reader::read all sort exceptions here.)
+template <class Read, class OutOfMemory, class UserException>
+BIFRONS_INLINE void read_sorting_exceptions([[maybe_unused]] source& src, Read&& read,
+                                            [[maybe_unused]] OutOfMemory&& out_of_memory,
+                                            [[maybe_unused]] UserException&& user_exception) {
 #if BIFRONS_HAS_EXCEPTIONS
   try {
-    if constexpr (!std::is_same_v<Target, typename value_type_of<Target>::type>)
-      read_new(src, out);
-    else
-      codec<Target>::read(src, out);
+    read();
   } catch (const std::bad_alloc&) {
-    throw;
+    out_of_memory();
   } catch (const error&) {
     throw;
   } catch (...) {
-    // An exception after an error the read had found already is a consequence of it (a hook
-    // refusing the defaults of fields that were never read): that error is reported.
     if (!src.failed() || src.error() == errc::user_error) {
       if (!src.failed()) src.fail(errc::user_error);
-      if constexpr (!KeepHookMessage)
-        throw;
-      else
-        outcome.hook_message = current_exception_message();
+      user_exception();
     }
   }
 #else
-  if constexpr (!std::is_same_v<Target, typename value_type_of<Target>::type>)
-    read_new(src, out);
-  else
-    codec<Target>::read(src, out);
+  read();
 #endif
+}
+
+/// Reads into `out` (a T, or a new_object<T>) and handles what user code throws: see read_all.
+template <bool KeepHookMessage, class Target, class Outcome>
+void read_catching(source& src, Target& out, [[maybe_unused]] Outcome& outcome) {
+  read_sorting_exceptions(
+      src,
+      [&]() BIFRONS_INLINE_LAMBDA {
+        if constexpr (!std::is_same_v<Target, typename value_type_of<Target>::type>)
+          read_new(src, out);
+        else
+          codec<Target>::read(src, out);
+      },
+      [] { rethrow(); },
+      [&] {
+        if constexpr (!KeepHookMessage)
+          rethrow();
+        else
+          outcome.hook_message = current_exception_message();
+      });
 }
 
 /// Reads one top-level T into `out`, an existing object or a new_object<T> that creation.hpp
@@ -387,7 +404,8 @@ concept reads_whole_input = requires(std::span<const std::byte> in, T& out, cons
 
 /// from_bytes of a value whose codec reads a whole input without a source (read_whole: vectors of
 /// numbers, strings): true when it did. Not for strict reading, which compares bytes. The
-/// allocator's std::bad_alloc is errc::out_of_memory at offset 0, as read_all reports it.
+/// allocator's std::bad_alloc is errc::out_of_memory at offset 0, as read_all reports it. (A
+/// plain try, as in read_all_or_out_of_memory: it is on the hot path of short reads.)
 template <class T>
 BIFRONS_INLINE bool read_whole_input(std::span<const std::byte> in, T& out, const read_options& options,
                                      object_state state) {
@@ -428,15 +446,8 @@ read_status encoding_differs(std::span<const std::byte> in, const T& value) {
 /// encoding_differs, with the allocator's std::bad_alloc as errc::out_of_memory (as a read has it).
 template <class T>
 read_status compare_with_encoding(std::span<const std::byte> in, const T& value) {
-#if BIFRONS_HAS_EXCEPTIONS
-  try {
-    return encoding_differs(in, value);
-  } catch (const std::bad_alloc&) {
-    return {errc::out_of_memory, 0, 0};
-  }
-#else
-  return encoding_differs(in, value);
-#endif
+  return or_if_out_of_memory([&] { return encoding_differs(in, value); },
+                             [] { return read_status{errc::out_of_memory, 0, 0}; });
 }
 
 /// A read with read_options::canonical_only: read_all, then the comparison with the value's
@@ -478,15 +489,8 @@ read_status guarded(F&& f) noexcept {
 inline std::shared_ptr<const failure_details> make_details(const std::string& message, const std::string& path = {},
                                                            const std::string& type = {}) noexcept {
   if (message.empty() && path.empty() && type.empty()) return nullptr;
-#if BIFRONS_HAS_EXCEPTIONS
-  try {
-    return std::make_shared<const failure_details>(failure_details{message, path, type});
-  } catch (...) {
-    return nullptr;
-  }
-#else
-  return std::make_shared<const failure_details>(failure_details{message, path, type});
-#endif
+  return or_if_throws([&] { return std::make_shared<const failure_details>(failure_details{message, path, type}); },
+                      [] { return std::shared_ptr<const failure_details>(); });
 }
 template <class T>
 std::shared_ptr<const failure_details> details_of(const read_outcome<T>& outcome) noexcept {
@@ -515,15 +519,8 @@ template <class T>
 
 /// Inside a handler: the details of the exception being handled.
 inline std::shared_ptr<const failure_details> hook_exception_details() noexcept {
-#if BIFRONS_HAS_EXCEPTIONS
-  try {
-    return make_details(current_exception_message());
-  } catch (...) {
-    return nullptr;
-  }
-#else
-  return nullptr;
-#endif
+  return or_if_throws([] { return make_details(current_exception_message()); },
+                      [] { return std::shared_ptr<const failure_details>(); });
 }
 
 /// The read of from_bytes, past the whole-input path: read_all (or the strict read) into target,

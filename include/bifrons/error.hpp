@@ -200,6 +200,46 @@ constexpr bool found_with_note(errc e) noexcept {
          e == errc::unwritten_pointee;
 }
 
+// ---- the exception plumbing, once (a build without exceptions runs the action alone) ----------
+
+/// Inside a handler: throws the exception being handled again.
+[[noreturn]] inline void rethrow() {
+#if BIFRONS_HAS_EXCEPTIONS
+  throw;
+#else
+  std::abort();  // no handler runs without exceptions
+#endif
+}
+
+/// action(), or fallback() where it throws std::bad_alloc.
+template <class Action, class Fallback>
+BIFRONS_INLINE auto or_if_out_of_memory(Action&& action, [[maybe_unused]] Fallback&& fallback) -> decltype(action()) {
+#if BIFRONS_HAS_EXCEPTIONS
+  try {
+    return action();
+  } catch (const std::bad_alloc&) {
+    return fallback();
+  }
+#else
+  return action();
+#endif
+}
+
+/// action(), or fallback() where it throws anything: for what a report of a failure builds (a
+/// message, its details), which must not replace the failure with another.
+template <class Action, class Fallback>
+auto or_if_throws(Action&& action, [[maybe_unused]] Fallback&& fallback) noexcept -> decltype(action()) {
+#if BIFRONS_HAS_EXCEPTIONS
+  try {
+    return action();
+  } catch (...) {
+    return fallback();
+  }
+#else
+  return action();
+#endif
+}
+
 /// The note of the failure of one of those codes on this thread, from the place that failed to
 /// the result or exception that reports it: it is taken only by a report of the same code at the
 /// same offset (a failure is reported on the thread that found it), and only by the library's
@@ -221,15 +261,11 @@ inline void note_failure(errc code, std::size_t offset, std::initializer_list<st
   note.text.clear();
   note.code = code;
   note.offset = offset;
-#if BIFRONS_HAS_EXCEPTIONS
-  try {
-#endif
-    for (std::string_view piece : pieces) note.text.append(piece);
-#if BIFRONS_HAS_EXCEPTIONS
-  } catch (...) {
-    note.text.clear();
-  }
-#endif
+  or_if_throws(
+      [&] {
+        for (std::string_view piece : pieces) note.text.append(piece);
+      },
+      [&] { note.text.clear(); });
 }
 /// A name that the data spells, for a message: printable ASCII as it is, other bytes as \xNN, at
 /// most `max` characters of it (a name from hostile input must not cut a message short with a
@@ -261,19 +297,17 @@ inline std::shared_ptr<const failure_details> with_pending_note(
       (details && !details->note.empty()))
     return details;
   note.code = errc::ok;
-#if BIFRONS_HAS_EXCEPTIONS
-  try {
-#endif
-    failure_details with{std::move(note.text), details ? details->path : std::string(),
-                         details ? details->type : std::string()};
-    note.text.clear();
-    return std::make_shared<const failure_details>(std::move(with));
-#if BIFRONS_HAS_EXCEPTIONS
-  } catch (...) {
-    note.text.clear();
-    return details;
-  }
-#endif
+  return or_if_throws(
+      [&] {
+        failure_details with{std::move(note.text), details ? details->path : std::string(),
+                             details ? details->type : std::string()};
+        note.text.clear();
+        return std::make_shared<const failure_details>(std::move(with));
+      },
+      [&] {
+        note.text.clear();
+        return details;
+      });
 }
 
 [[noreturn]] inline void raise(errc code, std::size_t offset, std::size_t bytes_missing = 0,

@@ -163,22 +163,9 @@ class reader {
       } end{src_};
       const std::byte* start = src_.position();
       [[maybe_unused]] auto path = detail::root_path<T>(src_);
-#if BIFRONS_HAS_EXCEPTIONS
-      try {
-        read();
-      } catch (const std::bad_alloc&) {
-        src_.fail_at(errc::out_of_memory, src_.begin());  // offset 0, as from_bytes reports it
-      } catch (const bifrons::error&) {
-        throw;
-      } catch (...) {
-        if (!src_.failed() || src_.error() == errc::user_error) {
-          if (!src_.failed()) src_.fail(errc::user_error);
-          throw;
-        }
-      }
-#else
-      read();
-#endif
+      detail::read_sorting_exceptions(
+          src_, read, [&] { src_.fail_at(errc::out_of_memory, src_.begin()); },  // offset 0, as from_bytes has it
+          [] { detail::rethrow(); });
       if (canonical_only_ && !src_.failed()) {
         // Strict reading: the bytes of this value are exactly its encoding.
         const std::span<const std::byte> read(start, src_.position());

@@ -246,9 +246,10 @@ TEST(Polymorphic, ObjectsSayTheirRegisteredClassAndVirtualBasesAreWrittenOnce) {
   EXPECT_EQ(to_text(*r.value.find("shapes")->items()[0].find("type")), R"("golden.Circle")");
   EXPECT_EQ(r.value.find("shapes")->items()[3].find("type"), nullptr);  // a plain PShape: tag 1
   // The diamond: PRoot inside PLeft only (docs/schema.md section 6).
-  EXPECT_EQ(to_text(*r.value.find("diamond")),
-            R"({"id": 10, "type": "golden.Join", "value": {"golden::PLeft": {"golden::PRoot": {"field0": 1}, "field1": 2}, )"
-            R"("golden::PRight": {"field1": 3}, "field2": 4}})");
+  EXPECT_EQ(
+      to_text(*r.value.find("diamond")),
+      R"({"id": 10, "type": "golden.Join", "value": {"golden::PLeft": {"golden::PRoot": {"field0": 1}, "field1": 2}, )"
+      R"("golden::PRight": {"field1": 3}, "field2": 4}})");
   std::vector<std::string> lines;
   for (const annotation& a : r.annotations)
     lines.push_back(std::to_string(a.offset) + "+" + std::to_string(a.length) + " " + a.path + ": " + a.text);
