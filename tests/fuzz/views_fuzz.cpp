@@ -12,9 +12,13 @@
 //   - where the owning read fails, the view read fails with the same code and offset, or earlier
 //     with misaligned_view; except where the owning read ran out of budget (allocation_limit_exceeded):
 //     a view allocates nothing for its elements, so its read may go on;
+//   - bifrons::block_view<T> is never misaligned: it succeeds exactly where its owning twin does
+//     (or that ran out of budget), with the same error and offset where both fail, and each of its
+//     elements equals the owning twin's;
 //   - the properties of check_reads (fuzz_support.hpp): from_bytes agrees, tight limits fail
 //     cleanly or agree, reading into existing views agrees; and the encoding's checks.
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +29,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "../golden_cases.hpp"
@@ -67,6 +72,11 @@ bool inside(std::span<const T> v, const std::byte* lo, const std::byte* hi) {
   if (v.empty()) return true;
   const auto* p = reinterpret_cast<const std::byte*>(v.data());
   return p >= lo && p + v.size_bytes() <= hi;
+}
+template <class T>
+bool inside(const bifrons::block_view<T>& v, const std::byte* lo, const std::byte* hi) {
+  const std::span<const std::byte> b = v.bytes();
+  return b.empty() || (b.data() >= lo && b.data() + b.size() <= hi);
 }
 template <class T>
 bool inside(const std::optional<T>& v, const std::byte* lo, const std::byte* hi) {
@@ -159,6 +169,49 @@ struct containers : view_pair<std::tuple<std::vector<std::string_view>, std::map
   }
 };
 
+/// The encoding the samples of block_views are read from (static: the views point into it).
+const bytes& block_view_sample_bytes() {
+  static const bytes b = bifrons::to_bytes(
+      std::tuple<std::vector<std::int32_t>, std::vector<double>, std::vector<std::uint8_t>,
+                 std::optional<std::vector<std::int64_t>>, std::vector<golden::RecPoint>, std::vector<golden::RecTen>>{
+          {1, -2, 3},
+          {0.5, -1e300},
+          {1, 2},
+          std::vector<std::int64_t>{-1, 1LL << 40},
+          {{1, -1}, {2, -2}},
+          {golden::RecTen{{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}}}});
+  return b;
+}
+struct block_views
+    : view_pair<std::tuple<bifrons::block_view<std::int32_t>, bifrons::block_view<double>,
+                           bifrons::block_view<std::uint8_t>, std::optional<bifrons::block_view<std::int64_t>>,
+                           bifrons::block_view<golden::RecPoint>, bifrons::block_view<golden::RecTen>>,
+                std::tuple<std::vector<std::int32_t>, std::vector<double>, std::vector<std::uint8_t>,
+                           std::optional<std::vector<std::int64_t>>, std::vector<golden::RecPoint>,
+                           std::vector<golden::RecTen>>,
+                false> {
+  static constexpr const char* name = "block_views";
+  static constexpr bool never_misaligned = true;
+  static std::vector<type> samples() { return {bifrons::from_bytes<type>(block_view_sample_bytes()), {}}; }
+};
+
+/// Whether each element of every block_view equals the owning twin's (block_views only).
+template <class T>
+bool same_elements(const bifrons::block_view<T>& v, const std::vector<T>& o) {
+  // Bit for bit: a NaN is not equal to itself. (The elements here have no padding.)
+  return std::ranges::equal(v, o, [](const T& a, const T& b) { return std::memcmp(&a, &b, sizeof(T)) == 0; });
+}
+template <class T>
+bool same_elements(const std::optional<bifrons::block_view<T>>& v, const std::optional<std::vector<T>>& o) {
+  return v.has_value() == o.has_value() && (!v || same_elements(*v, *o));
+}
+template <class... V, class... O>
+bool same_elements(const std::tuple<V...>& v, const std::tuple<O...>& o) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return (same_elements(std::get<I>(v), std::get<I>(o)) && ...);
+  }(std::index_sequence_for<V...>{});
+}
+
 struct message : view_pair<Msg, MsgOwned, false> {
   static constexpr const char* name = "Msg";
   static std::vector<type> samples() { return {{"msg", sample_shorts, sample_points, sample_pixels, -5}, {}}; }
@@ -219,6 +272,15 @@ void check_pair(input original, std::size_t shift) {
   }
   if constexpr (Pair::one_byte)
     ctx.check(rv.code() != bifrons::errc::misaligned_view, "misaligned_view for views of one-byte elements");
+  if constexpr (requires { Pair::never_misaligned; }) {
+    if (!owned_over_budget) {
+      ctx.check(rv.has_value() == ro.has_value(), "block_view: read where its owning twin failed, or the reverse");
+      if (!rv && !ro)
+        ctx.check(rv.code() == ro.code() && rv.offset() == ro.offset(),
+                  "block_view: another error or offset than its owning twin's");
+    }
+    if (rv && ro) ctx.check(same_elements(*rv, *ro), "block_view: an element differs from its owning twin's");
+  }
 }
 
 template <class... Pairs>
@@ -229,12 +291,12 @@ void check_pairs(input in) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  fuzz::initialize<string_view, strings, spans, record_spans, containers, message>();
+  fuzz::initialize<string_view, strings, spans, record_spans, block_views, containers, message>();
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  check_pairs<string_view, strings, spans, record_spans, containers, message>(
+  check_pairs<string_view, strings, spans, record_spans, block_views, containers, message>(
       input(reinterpret_cast<const std::byte*>(data), size));
   return 0;
 }

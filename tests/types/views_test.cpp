@@ -1,12 +1,19 @@
 // Zero-copy views (bifrons/types/views.hpp): string_view and span<const T> are written like
 // string and vector, and read as views pointing into the input bytes. Multi-byte elements need an
-// aligned block on a little-endian host; otherwise errc::misaligned_view.
+// aligned block on a little-endian host; otherwise errc::misaligned_view. block_view<T> needs
+// neither: it loads each element where it is used, from any address, on any host.
+#include <bifrons/record.hpp>
+#include <bifrons/schema.hpp>
 #include <bifrons/types/views.hpp>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
+#include <numeric>
+#include <ranges>
 #include <span>
 #include <sstream>
 #include <string>
@@ -212,6 +219,152 @@ TEST(Views, ThroughAReader) {
   std::string_view s2;
   sr(s2);
   EXPECT_EQ(s2, "one");
+}
+
+// ---- block_view ------------------------------------------------------------------------------------
+
+/// A record whose memory is its wire layout on a little-endian host (no padding: 4 + 8 bytes).
+struct Tick {
+  std::int32_t id = 0;
+  double price = 0;
+};
+/// An older writer's Tick (the id only) and a newer writer's (a venue appended).
+struct OldTick {
+  std::int32_t id = 0;
+};
+struct NewTick {
+  std::int32_t id = 0;
+  double price = 0;
+  std::int16_t venue = 0;
+};
+/// A record whose bytes are not always a value: a bool must be 0 or 1.
+struct Flagged {
+  std::int32_t id = 0;
+  bool on = false;
+};
+
+}  // namespace
+}  // namespace bifrons_test
+
+template <>
+inline constexpr bool bifrons::enable_record<bifrons_test::Tick> = true;
+template <>
+inline constexpr bool bifrons::enable_record<bifrons_test::OldTick> = true;
+template <>
+inline constexpr bool bifrons::enable_record<bifrons_test::NewTick> = true;
+template <>
+inline constexpr bool bifrons::enable_record<bifrons_test::Flagged> = true;
+
+namespace bifrons_test {
+namespace {
+
+/// The encoding of v copied to every offset 0..15 of a buffer: no alignment is assumed anywhere.
+template <class F>
+void at_every_offset(const bytes& encoding, F&& f) {
+  for (std::size_t offset = 0; offset < 16; ++offset) {
+    bytes shifted(offset + encoding.size());
+    std::copy(encoding.begin(), encoding.end(), shifted.begin() + static_cast<std::ptrdiff_t>(offset));
+    f(std::span<const std::byte>(shifted).subspan(offset), offset);
+  }
+}
+
+TEST(BlockView, ReadsNumbersInPlaceAtAnyAlignment) {
+  static_assert(std::ranges::random_access_range<bifrons::block_view<double>>);
+  static_assert(std::ranges::sized_range<bifrons::block_view<double>>);
+  std::vector<std::int64_t> numbers(37);
+  std::iota(numbers.begin(), numbers.end(), std::int64_t{-18});
+  numbers[5] = INT64_MIN;
+  numbers[6] = INT64_MAX;
+  const bytes encoding = bifrons::to_bytes(numbers);
+  at_every_offset(encoding, [&](std::span<const std::byte> in, std::size_t offset) {
+    const auto view = bifrons::from_bytes<bifrons::block_view<std::int64_t>>(in);
+    ASSERT_EQ(view.size(), numbers.size()) << offset;
+    EXPECT_TRUE(std::ranges::equal(view, numbers)) << offset;
+    EXPECT_EQ(view[5], INT64_MIN);
+    EXPECT_EQ(view.back(), numbers.back());
+    // In place: its bytes are the input's, after the count.
+    EXPECT_EQ(view.bytes().data(), in.data() + 1);
+    EXPECT_EQ(view.end() - view.begin(), 37);
+    EXPECT_EQ(*(view.begin() + 36), numbers[36]);
+  });
+}
+
+TEST(BlockView, WritesTheBytesOfAVectorSoFieldsMayChangeBetweenThem) {
+  const std::vector<float> v{1.5f, -0.0f, 3e38f};
+  const bytes encoding = bifrons::to_bytes(v);
+  const auto view = bifrons::from_bytes<bifrons::block_view<float>>(encoding);
+  EXPECT_EQ(bifrons::to_bytes(view), encoding);
+  EXPECT_EQ(bifrons::to_bytes(bifrons::block_view<float>()), bifrons::to_bytes(std::vector<float>()));
+  // The schema says what a span<const float>'s says: a sequence the reader views.
+  EXPECT_EQ(bifrons::schema<bifrons::block_view<float>>(), bifrons::schema<std::span<const float>>());
+}
+
+TEST(BlockView, ChecksElementsWhoseBytesMayNotBeAValueWhenRead) {
+  // bool: 0 or 1, checked when the view is read; the error is at the element.
+  EXPECT_TRUE(fails_with<bifrons::block_view<bool>>(B({0x03, 0x01, 0x00, 0x02}), errc::invalid_value, 3));
+  const bytes valid = B({0x03, 0x01, 0x00, 0x01});  // the view lives no longer than its bytes
+  const auto ok = bifrons::from_bytes<bifrons::block_view<bool>>(valid);
+  EXPECT_TRUE(ok[0] && !ok[1] && ok[2]);
+}
+
+TEST(BlockView, ReadsRecordsOfAnyWritersStride) {
+  const std::vector<Tick> ticks{{1, 1.5}, {2, -2.25}, {3, 1e300}};
+  const bytes encoding = bifrons::to_bytes(ticks);
+  at_every_offset(encoding, [&](std::span<const std::byte> in, std::size_t offset) {
+    const auto view = bifrons::from_bytes<bifrons::block_view<Tick>>(in);
+    ASSERT_EQ(view.size(), 3u) << offset;
+    for (std::size_t i = 0; i < 3; ++i) {
+      EXPECT_EQ(view[i].id, ticks[i].id);
+      EXPECT_EQ(view[i].price, ticks[i].price);
+    }
+    EXPECT_EQ(view.stride(), 12u);
+  });
+  EXPECT_EQ(bifrons::to_bytes(bifrons::from_bytes<bifrons::block_view<Tick>>(encoding)), encoding);
+  // A newer writer's records: the fields this reader knows, at the newer stride.
+  const std::vector<NewTick> newer{{7, 7.5, 3}, {8, 8.5, 4}};
+  const bytes newer_bytes = bifrons::to_bytes(newer);
+  const auto from_newer = bifrons::from_bytes<bifrons::block_view<Tick>>(newer_bytes);
+  ASSERT_EQ(from_newer.size(), 2u);
+  EXPECT_EQ(from_newer.stride(), 14u);
+  EXPECT_EQ(from_newer[1].id, 8);
+  EXPECT_EQ(from_newer[1].price, 8.5);
+  // Written again, in this reader's layout: what a vector<Tick> read from the same bytes writes.
+  EXPECT_EQ(bifrons::to_bytes(from_newer), bifrons::to_bytes(bifrons::from_bytes<std::vector<Tick>>(newer_bytes)));
+  // An older writer's: the fields it lacks have their defaults.
+  const std::vector<OldTick> older{{5}, {6}};
+  const bytes older_bytes = bifrons::to_bytes(older);
+  const auto from_older = bifrons::from_bytes<bifrons::block_view<Tick>>(older_bytes);
+  ASSERT_EQ(from_older.size(), 2u);
+  EXPECT_EQ(from_older[1].id, 6);
+  EXPECT_EQ(from_older[1].price, 0.0);
+}
+
+TEST(BlockView, RecordsOfAWriterWithNoFieldsAreDefaultsOfNoBytes) {
+  // Three records of stride 0 (an older writer's record before any field): no bytes, but three
+  // elements, each the reader's defaults; written again in this reader's layout.
+  const bytes encoding = B({0x03, 0x00});
+  const auto view = bifrons::from_bytes<bifrons::block_view<Tick>>(encoding);
+  ASSERT_EQ(view.size(), 3u);
+  EXPECT_EQ(std::ranges::distance(view), 3);
+  EXPECT_EQ(std::ranges::count_if(view, [](const Tick& t) { return t.id == 0 && t.price == 0; }), 3);
+  EXPECT_EQ(bifrons::to_bytes(view), bifrons::to_bytes(std::vector<Tick>(3)));
+  EXPECT_EQ(bifrons::serialized_size(view), bifrons::to_bytes(view).size());
+}
+
+TEST(BlockView, ChecksRecordsWhoseBytesMayNotBeAValueWhenRead) {
+  const bytes good = bifrons::to_bytes(std::vector<Flagged>{{1, true}, {2, false}});
+  const auto view = bifrons::from_bytes<bifrons::block_view<Flagged>>(good);
+  EXPECT_TRUE(view[0].on);
+  EXPECT_FALSE(view[1].on);
+  bytes bad = good;
+  bad.back() = std::byte{2};  // the second record's bool
+  EXPECT_TRUE(fails_with<bifrons::block_view<Flagged>>(bad, errc::invalid_value, bad.size() - 1));
+}
+
+TEST(BlockView, EveryTruncationFailsCleanly) {
+  const bytes encoding = bifrons::to_bytes(std::vector<Tick>{{1, 1.5}, {2, 2.5}});
+  for (std::size_t n = 0; n < encoding.size(); ++n)
+    EXPECT_FALSE(bifrons::try_from_bytes<bifrons::block_view<Tick>>(std::span(encoding).first(n))) << n;
 }
 
 }  // namespace

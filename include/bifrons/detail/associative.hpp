@@ -237,8 +237,8 @@ struct associative_codec {
  private:
   /// An ordered set or map whose elements may hold objects that pointers name is read only from
   /// data in its order (where that order does not depend on the host: canonical_sort).
-  static constexpr bool keeps_data_order =
-      requires { typename C::key_compare; } && canonical_sort<C>() == 0 && may_hold_identity<Element>();
+  static constexpr bool keeps_data_order = requires { typename C::key_compare; } && canonical_sort<C>() == 0 &&
+                                           may_hold_identity<Element>();
 
   static Element& element(Element& e) noexcept { return e; }
   static Element& element(std::optional<Element>& e) noexcept { return *e; }

@@ -45,6 +45,11 @@
 #include "json.hpp"
 #include "type_names.hpp"
 
+namespace bifrons {
+template <class T>
+class block_view;  // types/views.hpp
+}  // namespace bifrons
+
 namespace bifrons::detail {
 
 /// The names docs/schema.md reserves for primitive types.
@@ -625,6 +630,10 @@ struct describer<std::forward_list<T, Alloc>> {
 template <class T, std::size_t Extent>
 struct describer<std::span<T, Extent>> {
   static json::value describe(auto& b) { return sequence_of<std::remove_cv_t<T>>(b, true); }
+};
+template <class T>
+struct describer<block_view<T>> {
+  static json::value describe(auto& b) { return sequence_of<T>(b, true); }
 };
 template <class T, class C>
 struct describer<std::queue<T, C>> {

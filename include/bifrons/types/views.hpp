@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Zero-copy views: std::basic_string_view and std::span<const T> of arithmetic T.
+// Zero-copy views: std::basic_string_view, std::span<const T> of arithmetic T, and
+// bifrons::block_view<T>.
 // They write exactly like std::basic_string and std::vector (so a field may change between a
 // view and an owning container), and read as views into the input.
 //
@@ -12,8 +13,18 @@
 // A span<const R> of records (bifrons/record.hpp) is a view when R's memory layout is its wire
 // layout, the data's stride is R's own size and the block is aligned; otherwise it fails the
 // same way.
+//
+// bifrons::block_view<T> needs none of that: a block of numbers or records read in place from any
+// address, on any host, at any record stride (an older or a newer writer's records). Its elements
+// are loaded one at a time (a memcpy of one element, and a byte swap on a big-endian host), so
+// reading it costs nothing per element where every byte pattern is a value of T: the data need not
+// be aligned, and no other type's encoding changes (it is a vector's).
 
+#include <compare>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <iterator>
 #include <span>
 #include <string_view>
 
@@ -38,6 +49,200 @@ const T* view_of(source& in, std::size_t n) {
   }
 }
 }  // namespace detail
+
+/// A block of numbers (integers, floating point, chars, bool, std::byte) or of records
+/// (bifrons/record.hpp), read in place: an element is loaded from the input when it is used, and
+/// returned by value. It writes exactly as std::vector<T> does, so a field may change between a
+/// block_view and a vector. Valid while the input bytes it was read from live unchanged, as
+/// string_view and span views are; a default-constructed view is empty.
+template <class T>
+class block_view {
+  static_assert(detail::block_element<T> || detail::record<T>,
+                "bifrons: block_view<T> holds numbers (integers, floating point, chars, bool, std::byte) or records "
+                "(bifrons/record.hpp); read other elements into a std::vector");
+
+  static constexpr bool fixed_stride = detail::block_element<T>;
+  struct stride_of_numbers {};
+
+ public:
+  using value_type = T;
+  using size_type = std::size_t;
+  using difference_type = std::ptrdiff_t;
+
+  /// A random-access iterator whose elements are values, not references.
+  class iterator {
+   public:
+    using iterator_concept = std::random_access_iterator_tag;
+    using iterator_category = std::input_iterator_tag;  // its reference is a value
+    using value_type = T;
+    using difference_type = std::ptrdiff_t;
+    using reference = T;
+
+    iterator() = default;
+    T operator*() const noexcept { return block_view::load(base_ + static_cast<std::size_t>(i_) * stride(), stride()); }
+    T operator[](difference_type i) const noexcept { return *(*this + i); }
+    iterator& operator++() noexcept { return *this += 1; }
+    iterator operator++(int) noexcept {
+      iterator old = *this;
+      ++*this;
+      return old;
+    }
+    iterator& operator--() noexcept { return *this -= 1; }
+    iterator operator--(int) noexcept {
+      iterator old = *this;
+      --*this;
+      return old;
+    }
+    iterator& operator+=(difference_type i) noexcept {
+      i_ += i;
+      return *this;
+    }
+    iterator& operator-=(difference_type i) noexcept { return *this += -i; }
+    friend iterator operator+(iterator it, difference_type i) noexcept { return it += i; }
+    friend iterator operator+(difference_type i, iterator it) noexcept { return it += i; }
+    friend iterator operator-(iterator it, difference_type i) noexcept { return it -= i; }
+    friend difference_type operator-(const iterator& a, const iterator& b) noexcept { return a.i_ - b.i_; }
+    friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.i_ == b.i_; }
+    friend std::strong_ordering operator<=>(const iterator& a, const iterator& b) noexcept { return a.i_ <=> b.i_; }
+
+   private:
+    friend class block_view;
+    // By index, not by address: records of an older writer may have a stride of 0 bytes.
+    iterator(const std::byte* base, std::size_t i, [[maybe_unused]] std::size_t stride) noexcept
+        : base_(base), i_(static_cast<difference_type>(i)) {
+      if constexpr (!fixed_stride) stride_ = stride;
+    }
+    [[nodiscard]] std::size_t stride() const noexcept {
+      if constexpr (fixed_stride)
+        return detail::wire_width<T>;
+      else
+        return stride_;
+    }
+    const std::byte* base_ = nullptr;
+    difference_type i_ = 0;
+    // Numbers have a stride known at compile time: a loop over them is then a loop the compiler
+    // can vectorize, as one over a span.
+    [[no_unique_address]] std::conditional_t<fixed_stride, stride_of_numbers, std::size_t> stride_{};
+  };
+
+  block_view() = default;
+
+  [[nodiscard]] size_type size() const noexcept { return size_; }
+  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+  [[nodiscard]] T operator[](size_type i) const noexcept { return load(data_ + i * stride(), stride()); }
+  [[nodiscard]] T front() const noexcept { return (*this)[0]; }
+  [[nodiscard]] T back() const noexcept { return (*this)[size_ - 1]; }
+  [[nodiscard]] iterator begin() const noexcept { return {data_, 0, stride()}; }
+  [[nodiscard]] iterator end() const noexcept { return {data_, size_, stride()}; }
+  /// The elements' bytes as the data holds them: little-endian, stride() bytes each.
+  [[nodiscard]] std::span<const std::byte> bytes() const noexcept { return {data_, size_ * stride()}; }
+  /// Bytes per element in the data: a number's wire width, or the writer's record size.
+  [[nodiscard]] size_type stride() const noexcept {
+    if constexpr (fixed_stride)
+      return detail::wire_width<T>;
+    else
+      return stride_;
+  }
+
+ private:
+  friend struct codec<block_view>;
+  block_view(const std::byte* data, std::size_t size, [[maybe_unused]] std::size_t stride) noexcept
+      : data_(data), size_(size) {
+    if constexpr (!fixed_stride) stride_ = stride;
+  }
+
+  /// The element at p. Reading checked every element whose bytes may not be a value of T.
+  static T load(const std::byte* p, [[maybe_unused]] std::size_t stride) noexcept {
+    if constexpr (detail::block_element<T>) {
+      T v{};
+      (void)detail::load_element(p, v);
+      return v;
+    } else {
+      using L = detail::record_layout<T>;
+      // The whole record (a load of a size known at compile time), unless an older writer's
+      // records are shorter.
+      if constexpr (L::memory_is_wire) {
+        if (stride >= sizeof(T)) [[likely]] {
+          T v;
+          std::memcpy(&v, p, sizeof(T));
+          return v;
+        }
+      }
+      T v{};
+      const std::byte* bad = nullptr;
+      if (stride >= L::size) [[likely]]
+        (void)L::load(p, L::size, v, bad);
+      else
+        (void)L::load(p, stride, v, bad);
+      return v;
+    }
+  }
+
+  const std::byte* data_ = nullptr;
+  std::size_t size_ = 0;
+  [[no_unique_address]] std::conditional_t<fixed_stride, stride_of_numbers, std::size_t> stride_ = first_stride();
+
+  static constexpr auto first_stride() noexcept {
+    if constexpr (fixed_stride)
+      return stride_of_numbers{};
+    else
+      return std::size_t{0};
+  }
+};
+
+template <class T>
+struct codec<block_view<T>> {
+  using V = block_view<T>;
+  static constexpr std::size_t min_size = 1;
+  static std::size_t size(const V& v) { return detail::sequence_size(v, v.size()); }
+  static std::byte* write(std::byte* out, const V& v) {
+    if constexpr (detail::block_element<T>) {  // the elements' bytes are their encoding
+      out = detail::write_varint(out, v.size());
+      const std::span<const std::byte> bytes = v.bytes();
+      detail::copy_bytes(out, bytes.data(), bytes.size());
+      return out + bytes.size();
+    } else {
+      return detail::write_sequence(out, v, v.size());
+    }
+  }
+  static void read(detail::source& in, V& v) {
+    if constexpr (detail::block_element<T>) {
+      constexpr std::size_t width = detail::wire_width<T>;
+      const std::size_t n = in.read_count(width, 0);
+      if (in.failed()) return;
+      const std::byte* p = in.take(n * width);
+      if (p == nullptr) return;
+      if constexpr (!every_pattern_is_a_value) {
+        T e{};
+        for (std::size_t i = 0; i < n; ++i) {
+          if (!detail::load_element(p + i * width, e)) [[unlikely]]
+            return detail::fail_at_invalid_element<T>(in, p + i * width, n - i);
+        }
+      }
+      v = V(p, n, width);
+    } else {
+      using L = detail::record_layout<T>;
+      const detail::record_block block = detail::take_record_block<T>(in, 0, ~std::size_t{0});
+      if (in.failed()) return;
+      const auto [p, n, stride] = block;
+      if constexpr (!L::memory_is_wire) {
+        T e{};
+        for (std::size_t i = 0; i < n; ++i)
+          if (!detail::read_record(in, p + i * stride, stride, e, true)) return;
+      }
+      v = V(p, n, stride);
+    }
+  }
+
+ private:
+  // Numbers whose every byte pattern loads (not bool, nor a wide long on a 32-bit host).
+  static constexpr bool every_pattern_is_a_value = [] {
+    if constexpr (detail::block_element<T>)
+      return !std::is_same_v<T, bool> && sizeof(T) == detail::wire_width<T>;
+    else
+      return false;
+  }();
+};
 
 template <class CharT, class Traits>
 struct codec<std::basic_string_view<CharT, Traits>> {
