@@ -174,8 +174,9 @@ struct case_values<distinct_inputs<T>> {
   static std::vector<T> all(distinct_inputs<T> inputs) { return std::move(inputs.values); }
 };
 
-// Hands a timed loop its next input: the one item of a repeated-input case (no index, so that
-// those cases time the same code as before distinct inputs existed), or the items in turn.
+// Hands a timed loop its next input: the one item of a repeated-input case (no index to advance:
+// those loops do what they did before distinct inputs existed, but for reaching their input
+// through a pointer), or the items in turn.
 template <class Item, bool Cycled>
 class input_cursor {
  public:

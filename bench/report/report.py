@@ -1017,8 +1017,8 @@ def baseline_targets(res, baseline):
             desc = (f"vector<IntegerClass> × 1,000, 64 distinct inputs cycled, {what}: bifrons (default encoding) "
                     f"{op}s ≥ {speedup:g}× faster than before issue 34")
             if level is None:
-                why = (f"no baseline at -{opt or '?'} in {os.path.relpath(ISSUE34_BASELINE)}" if baseline else
-                       f"{os.path.relpath(ISSUE34_BASELINE)} is missing or unreadable")
+                name = "bench/report/" + os.path.basename(ISSUE34_BASELINE)
+                why = (f"no baseline at -{opt or '?'} in {name}" if baseline else f"{name} is missing or unreadable")
                 out.append((desc, "not measured", why))
                 continue
             before, now = level.get("ns", {}).get(case, {}).get(op), res.time(case, REFERENCE, op)
