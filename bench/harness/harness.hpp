@@ -34,6 +34,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -143,6 +144,59 @@ bool equal(const T& x, const T& y) {
 }
 
 // ---------------------------------------------------------------------------
+// Distinct inputs
+// ---------------------------------------------------------------------------
+// A case whose factory returns distinct_inputs<T> has several values of type T, and its timed
+// loops take them in turn: every iteration sees other data, so that the branch predictor cannot
+// learn one input (its varint lengths, say) the way it learns a value repeated every iteration.
+// An adapter supports such a case when it supports T.
+template <class T>
+struct distinct_inputs {
+  std::vector<T> values;
+};
+
+inline constexpr std::size_t distinct_input_count = 64;
+
+template <class T>
+struct case_values {
+  using type = T;
+  static constexpr bool cycled = false;
+  static std::vector<T> all(T value) {
+    std::vector<T> out;
+    out.push_back(std::move(value));
+    return out;
+  }
+};
+template <class T>
+struct case_values<distinct_inputs<T>> {
+  using type = T;
+  static constexpr bool cycled = true;
+  static std::vector<T> all(distinct_inputs<T> inputs) { return std::move(inputs.values); }
+};
+
+// Hands a timed loop its next input: the one item of a repeated-input case (no index to advance:
+// those loops do what they did before distinct inputs existed, but for reaching their input
+// through a pointer), or the items in turn.
+template <class Item, bool Cycled>
+class input_cursor {
+ public:
+  explicit input_cursor(const std::vector<Item>& items) : items_(items) {}
+  const Item& next() {
+    if constexpr (Cycled) {
+      const Item& item = items_[index_];
+      index_ = index_ + 1 == items_.size() ? 0 : index_ + 1;
+      return item;
+    } else {
+      return items_.front();
+    }
+  }
+
+ private:
+  const std::vector<Item>& items_;
+  std::size_t index_ = 0;
+};
+
+// ---------------------------------------------------------------------------
 // The workload table
 // ---------------------------------------------------------------------------
 // One case: a value of type T, named "<workload>/<family>_<n>" (or
@@ -170,6 +224,17 @@ void for_each_case(F&& f) {
       [n] { return make_integer_classes(n, Distribution::uniform); });
     f(case_info{"cereal_fwd", "vector_integer_class_normal", std::int64_t(n)},
       [n] { return make_integer_classes(n, Distribution::normal); });
+  }
+  // Distinct inputs (issue 34): 64 vectors of 1,000, cycled, in both distributions.
+  for (const Distribution dist : {Distribution::uniform, Distribution::normal}) {
+    constexpr std::size_t n = 1000;
+    f(case_info{"cereal_fwd",
+                dist == Distribution::uniform ? "vector_integer_class_uniform_distinct"
+                                              : "vector_integer_class_normal_distinct",
+                std::int64_t(n)},
+      [dist] {
+        return distinct_inputs<std::vector<IntegerClass>>{make_distinct_integer_classes(distinct_input_count, n, dist)};
+      });
   }
   for (std::size_t n : {8, 32, 128, 512, 2048, 8192}) {
     f(case_info{"cereal_fwd", "vector_int32", std::int64_t(n)}, [n] { return make_int32s(n); });
@@ -272,9 +337,25 @@ void register_guarded(const std::string& name, Body body) {
   });
 }
 
+// Round-trips every input of a case; the first failure, naming the input if there are several.
+template <class A, class T>
+std::string round_trip_all(const std::vector<T>& values, std::size_t& mean_size) {
+  std::size_t total = 0;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    std::size_t size = 0;
+    std::string error = round_trip<A, T>(values[k], size);
+    if (!error.empty()) return values.size() > 1 ? "input " + std::to_string(k) + ": " + error : error;
+    total += size;
+  }
+  mean_size = values.empty() ? 0 : total / values.size();
+  return {};
+}
+
 template <class A, class Factory>
 void register_case(const case_info& info, Factory&& factory) {
-  using T = decltype(factory());
+  using values_of = case_values<decltype(factory())>;
+  using T = typename values_of::type;
+  constexpr bool cycled = values_of::cycled;
   const std::string prefix = info.name() + "/" + std::string(A::name) + "/";
   check_result result;
   result.library = std::string(A::name);
@@ -285,8 +366,8 @@ void register_case(const case_info& info, Factory&& factory) {
     return;
   } else {
     result.supported = true;
-    auto value = std::make_shared<const T>(factory());
-    result.message = round_trip<A, T>(*value, result.bytes);
+    auto values = std::make_shared<const std::vector<T>>(values_of::all(factory()));
+    result.message = round_trip_all<A, T>(*values, result.bytes);
     result.ok = result.message.empty();
     const std::string error = result.message;
     const double n = static_cast<double>(info.n);
@@ -302,62 +383,81 @@ void register_case(const case_info& info, Factory&& factory) {
       }
       return true;
     };
+    // Every input, encoded once by the adapter that then decodes them, in the order the decode
+    // loops take them.
+    auto encoded_inputs = [values](A& a) {
+      std::vector<aligned_bytes> out;
+      out.reserve(values->size());
+      for (const T& value : *values) out.emplace_back(a.encode(value));
+      return out;
+    };
 
     if constexpr (encode_timed<A>()) {
-      register_guarded(prefix + "serialize", [value, common](benchmark::State& state) {
+      register_guarded(prefix + "serialize", [values, common](benchmark::State& state) {
         if (!common(state)) return;
         A a;
+        input_cursor<T, cycled> input(*values);
         for (auto _ : state) {
-          bytes_view out = a.encode(*value);
+          bytes_view out = a.encode(input.next());
           benchmark::DoNotOptimize(out.data());
           benchmark::ClobberMemory();
         }
-        count_heap(state, [&] { benchmark::DoNotOptimize(a.encode(*value).data()); });
+        count_heap(state, [&] { benchmark::DoNotOptimize(a.encode(input.next()).data()); });
       });
     }
     if constexpr (can_encode_into<A, T>) {
-      register_guarded(prefix + "serialize_fixed", [value, common](benchmark::State& state) {
+      register_guarded(prefix + "serialize_fixed", [values, common](benchmark::State& state) {
         if (!common(state)) return;
         A a;
+        input_cursor<T, cycled> input(*values);
         aligned_bytes storage;
-        auto buffer = storage.writable(2 * static_cast<std::size_t>(state.counters["bytes"]) + 1024);
+        // The counter holds the inputs' mean size; the largest must fit. Measured with an adapter
+        // of its own, so that `a` starts the loop as it did before distinct inputs existed.
+        std::size_t largest = static_cast<std::size_t>(state.counters["bytes"]);
+        if constexpr (cycled) {
+          A sizer;
+          for (const T& value : *values) largest = std::max(largest, sizer.encode(value).size());
+        }
+        auto buffer = storage.writable(2 * largest + 1024);
         for (auto _ : state) {
-          std::size_t written = a.encode_into(*value, buffer);
+          std::size_t written = a.encode_into(input.next(), buffer);
           benchmark::DoNotOptimize(written);
           benchmark::ClobberMemory();
         }
-        count_heap(state, [&] { benchmark::DoNotOptimize(a.encode_into(*value, buffer)); });
+        count_heap(state, [&] { benchmark::DoNotOptimize(a.encode_into(input.next(), buffer)); });
       });
     }
-    register_guarded(prefix + "deserialize", [value, common](benchmark::State& state) {
+    register_guarded(prefix + "deserialize", [encoded_inputs, common](benchmark::State& state) {
       if (!common(state)) return;
       A a;
-      const aligned_bytes in(a.encode(*value));
+      const std::vector<aligned_bytes> inputs = encoded_inputs(a);
+      input_cursor<aligned_bytes, cycled> input(inputs);
       for (auto _ : state) {
         T out{};
-        a.decode(in.view(), out);
+        a.decode(input.next().view(), out);
         benchmark::DoNotOptimize(out);
         benchmark::ClobberMemory();
       }
       count_heap(state, [&] {
         T out{};
-        a.decode(in.view(), out);
+        a.decode(input.next().view(), out);
         benchmark::DoNotOptimize(out);
       });
     });
     if constexpr (decode_reuse<A>()) {
-      register_guarded(prefix + "deserialize_reuse", [value, common](benchmark::State& state) {
+      register_guarded(prefix + "deserialize_reuse", [encoded_inputs, common](benchmark::State& state) {
         if (!common(state)) return;
         A a;
-        const aligned_bytes in(a.encode(*value));
+        const std::vector<aligned_bytes> inputs = encoded_inputs(a);
+        input_cursor<aligned_bytes, cycled> input(inputs);
         T out{};
-        a.decode(in.view(), out);
+        a.decode(inputs.back().view(), out);
         for (auto _ : state) {
-          a.decode(in.view(), out);
+          a.decode(input.next().view(), out);
           benchmark::DoNotOptimize(out);
           benchmark::ClobberMemory();
         }
-        count_heap(state, [&] { a.decode(in.view(), out); });
+        count_heap(state, [&] { a.decode(input.next().view(), out); });
       });
     }
   }

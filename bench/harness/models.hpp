@@ -146,12 +146,28 @@ inline IntegerClass make_integer_class(Distribution dist) {
   return make_integer_class(rng, dist);
 }
 
-inline std::vector<IntegerClass> make_integer_classes(std::size_t n, Distribution dist) {
-  std::mt19937 rng(3u + static_cast<unsigned>(n));
+inline std::vector<IntegerClass> make_integer_classes(std::size_t n, Distribution dist, unsigned seed) {
+  std::mt19937 rng(seed);
   std::vector<IntegerClass> v;
   v.reserve(n);
   for (std::size_t k = 0; k < n; ++k) v.push_back(make_integer_class(rng, dist));
   return v;
+}
+
+inline std::vector<IntegerClass> make_integer_classes(std::size_t n, Distribution dist) {
+  return make_integer_classes(n, dist, 3u + static_cast<unsigned>(n));
+}
+
+// `count` vectors of n, each from its own seed (none of them the seed of the repeated-input
+// case of the same n).
+inline std::vector<std::vector<IntegerClass>> make_distinct_integer_classes(std::size_t count, std::size_t n,
+                                                                            Distribution dist) {
+  std::vector<std::vector<IntegerClass>> inputs;
+  inputs.reserve(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    inputs.push_back(make_integer_classes(n, dist, 100003u + static_cast<unsigned>(k)));
+  }
+  return inputs;
 }
 
 inline std::vector<std::int32_t> make_int32s(std::size_t n) {

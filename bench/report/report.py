@@ -50,7 +50,9 @@ WORKLOAD_TITLES = {
     "survey": "survey (MusicScience37 survey)",
     "account": "account (chronoxor/CppSerialization)",
 }
-BASELINES = ["memcpy", "handwritten", "handwritten_tree"]
+# resize_memcpy: the floor under fresh reads of blocks (issue 34; bench/adapters/resize_memcpy.cpp).
+FLOOR = "resize_memcpy"
+BASELINES = ["memcpy", FLOOR, "handwritten", "handwritten_tree"]
 REFERENCE = "bifrons"
 # bifrons with the record models declared records (bench/adapters/bifrons_record.cpp): listed
 # right after bifrons.
@@ -714,7 +716,8 @@ def target_groups(res):
     return [("Against the peers and memcpy", general_targets(res)),
             ("Issue 11: pointer trees", issue11_targets(res)),
             ("Issue 10: record blocks, bulk arrays, the hand-written codec, compile time and size",
-             issue10_targets(res))]
+             issue10_targets(res)),
+            ("Issue 34: distinct inputs, the floors of blocks, instructions", issue34_targets(res))]
 
 
 def general_targets(res):
@@ -760,7 +763,9 @@ def general_targets(res):
         out.append((desc, "NOT met" if slower else "met", detail))
 
     case = "survey/vector_double_1048576"
-    for op, label, informational in [("serialize", "serialize", False), ("deserialize", "deserialize", False),
+    # Its fresh read is judged against the resize + memcpy floor (issue 34's targets), not against
+    # memcpy's assign() from aligned bytes.
+    for op, label, informational in [("serialize", "serialize", False),
                                      ("deserialize_reuse", "deserialize into a reused vector", True)]:
         desc = f"survey/vector_double_1048576: bifrons {label} throughput ≥ 90% of memcpy"
         if informational:
@@ -810,8 +815,9 @@ def ratio_target(res, desc, library, other, cases, ops, threshold, kind):
 
     kind 'throughput': other's time / library's time >= threshold (other is the baseline, e.g.
     memcpy: library reaches that fraction of its throughput). kind 'faster': other's time /
-    library's time > threshold (library is faster). kind 'at_most': library's time / other's time
-    <= threshold (library takes at most that many times other's time)."""
+    library's time > threshold (library is faster). kind 'speedup': other's time / library's time
+    >= threshold (library is at least that many times faster). kind 'at_most': library's time /
+    other's time <= threshold (library takes at most that many times other's time)."""
     rows = []
     for case in cases:
         for op in ops:
@@ -830,6 +836,9 @@ def ratio_target(res, desc, library, other, cases, ops, threshold, kind):
     elif kind == "faster":
         worst = min(rows, key=lambda r: r[4])
         bad = [r for r in rows if r[4] <= threshold]
+    elif kind == "speedup":
+        worst = min(rows, key=lambda r: r[4])
+        bad = [r for r in rows if r[4] < threshold]
     else:
         worst = min(rows, key=lambda r: r[4])
         bad = [r for r in rows if r[4] < threshold]
@@ -837,6 +846,7 @@ def ratio_target(res, desc, library, other, cases, ops, threshold, kind):
     value = f"{100 * x:.1f}%" if kind == "throughput" else fmt_ratio(x)
     what = {"throughput": f"{possessive(other)} time ÷ {possessive(library)}",
             "faster": f"{possessive(other)} time ÷ {possessive(library)}",
+            "speedup": f"{possessive(other)} time ÷ {possessive(library)}",
             "at_most": f"{possessive(library)} time ÷ {possessive(other)}"}[kind]
     detail = (f"{'worst ' if len(rows) > 1 else ''}{value} ({what}; {OP_LABEL[op]}, {case_label(case)}: {fmt_ns(t)} ns vs {display(other)} "
               f"{fmt_ns(o)} ns)")
@@ -863,6 +873,27 @@ def with_tree_floor(res, target, cases, op, other, name, speedup):
                           f"{verdict}")
 
 
+def tree_floor_target(res, cases, other, name, speedup):
+    """Issue 11's target for the unique tree's decode, restated by issue 34 against the floor it
+    found: what bifrons adds to handwritten_tree's decode is at most 1/speedup of what other adds."""
+    desc = (f"unique_tree (depth 9, unique_ptr), restated by issue 34: bifrons' decode above the handwritten_tree "
+            f"floor ≤ 1/{speedup:g} of {name}'s (bifrons − floor ≤ ({name} − floor) / {speedup:g})")
+    times = {lib: res.time(cases[0], lib, "deserialize") if cases else None
+             for lib in (REFERENCE, other, "handwritten_tree")}
+    missing = [lib for lib, t in times.items() if t is None]
+    if missing:
+        return desc, "not measured", f"no deserialize result for {', '.join(missing)} in this run"
+    floor = times["handwritten_tree"]
+    ours, theirs = times[REFERENCE] - floor, times[other] - floor
+    allowed = theirs / speedup
+    detail = (f"bifrons − floor = {fmt_ns(ours)} ns, {name} − floor = {fmt_ns(theirs)} ns, allowed ≤ "
+              f"{fmt_ns(allowed)} ns (bifrons {fmt_ns(times[REFERENCE])} ns, {name} {fmt_ns(times[other])} ns, "
+              f"handwritten_tree {fmt_ns(floor)} ns)")
+    if theirs > 0 and ours > 0:
+        detail += f"; {name}'s excess is {theirs / ours:.1f}× bifrons'"
+    return desc, "met" if ours <= allowed else "NOT met", detail
+
+
 def issue11_targets(res):
     """Pointer trees at depth 9 (1,023 nodes): speed against cereal binary and Boost, bytes, and
     allocations per object when deserializing."""
@@ -874,6 +905,9 @@ def issue11_targets(res):
         speedup = 3.0
         for other, name in (("cereal_binary", "cereal binary"), ("boost_binary", "Boost binary")):
             for op in ("serialize", "deserialize"):
+                if (family, other, op) == ("unique_tree", "cereal_binary", "deserialize"):
+                    out.append(tree_floor_target(res, cases, other, name, speedup))
+                    continue
                 target = ratio_target(
                     res, f"{family} (depth 9, {what}): bifrons {op}s at least {speedup:g}× faster than {name}",
                     REFERENCE, other, cases, [op], speedup, "throughput")
@@ -896,15 +930,20 @@ def issue11_targets(res):
     return out
 
 
+ARRAY_FAMILIES = {("cereal_fwd", "vector_int32"), ("cereal_fwd", "vector_float"), ("survey", "vector_int"),
+                  ("survey", "vector_double")}
+RECORD_FAMILIES = {("cereal_fwd", "vector_integer_class_uniform"), ("cereal_fwd", "vector_integer_class_normal")}
+
+
 def issue10_targets(res):
     out = []
-    record_cases = cases_of(res, {("cereal_fwd", "vector_integer_class_uniform"),
-                                  ("cereal_fwd", "vector_integer_class_normal")})
+    record_cases = cases_of(res, RECORD_FAMILIES)
     rec = display(RECORD)
-    for op in ("serialize", "deserialize"):
-        out.append(ratio_target(
-            res, f"record blocks: {rec} vector<IntegerClass> {op} throughput ≥ 80% of memcpy (uniform and normal, "
-            f"every size)", RECORD, "memcpy", record_cases, [op], 0.8, "throughput"))
+    # The fresh read's target against memcpy's aligned assign() is withdrawn (issue 34): fresh reads
+    # are judged against the resize + memcpy floor in issue34_targets.
+    out.append(ratio_target(
+        res, f"record blocks: {rec} vector<IntegerClass> serialize throughput ≥ 80% of memcpy (uniform and normal, "
+        f"every size)", RECORD, "memcpy", record_cases, ["serialize"], 0.8, "throughput"))
     for other, name in (("flatbuffers", "FlatBuffers"), ("sbe", "SBE")):
         out.append(ratio_target(
             res, f"record blocks: {rec} vector<IntegerClass> serializes and deserializes faster than {name} "
@@ -914,9 +953,9 @@ def issue10_targets(res):
         out.append(ratio_target(
             res, f"vector<IntegerClass>: bifrons (default encoding) serializes and deserializes faster than {name} "
             f"at every size", REFERENCE, other, record_cases, ["serialize", "deserialize"], 1.0, "faster"))
-    array_cases = cases_of(res, {("cereal_fwd", "vector_int32"), ("cereal_fwd", "vector_float"),
-                                 ("survey", "vector_int"), ("survey", "vector_double")}, min_n=32)
-    for op, threshold in (("serialize", 0.95), ("deserialize", 0.9), ("deserialize_reuse", 0.9)):
+    array_cases = cases_of(res, ARRAY_FAMILIES, min_n=32)
+    # No fresh read here: withdrawn with the other targets against memcpy's aligned assign() (issue 34).
+    for op, threshold in (("serialize", 0.95), ("deserialize_reuse", 0.9)):
         what = {"serialize": "serialize", "deserialize": "deserialize into a fresh container",
                 "deserialize_reuse": "deserialize into a reused container"}[op]
         out.append(ratio_target(
@@ -947,6 +986,81 @@ def issue10_targets(res):
         out.append((desc, "not measured", "no stripped size for minimal_bifrons and minimal_cereal_binary in this run"))
     else:
         out.append((desc, "met" if a <= b else "NOT met", f"{a:,} B vs {b:,} B ({a / b:.2f}×)"))
+    return out
+
+
+# The distinct-input cases (bench/harness/harness.hpp): 64 vectors of 1,000 IntegerClass, cycled.
+DISTINCT_CASES = {"normal": "cereal_fwd/vector_integer_class_normal_distinct_1000",
+                  "uniform": "cereal_fwd/vector_integer_class_uniform_distinct_1000"}
+# bifrons' times on them before issue 34's varint work, per optimization level: the baseline the
+# "N× faster than today" targets are judged against (a committed file, since that code is gone
+# once the work lands).
+ISSUE34_BASELINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "issue34_baseline.json")
+
+
+def load_issue34_baseline():
+    try:
+        with open(ISSUE34_BASELINE, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def baseline_targets(res, baseline):
+    """The default encoding on distinct inputs, against its own times before issue 34."""
+    out = []
+    opt = res.run.get("opt") or res.env.get("compiler", {}).get("opt", "")
+    level = (baseline or {}).get("levels", {}).get(opt)
+    for values, what, speedup in (("normal", "normal values (σ 127)", 4.0), ("uniform", "full-range values", 2.0)):
+        case = DISTINCT_CASES[values]
+        for op in ("serialize", "deserialize"):
+            desc = (f"vector<IntegerClass> × 1,000, 64 distinct inputs cycled, {what}: bifrons (default encoding) "
+                    f"{op}s ≥ {speedup:g}× faster than before issue 34")
+            if level is None:
+                name = "bench/report/" + os.path.basename(ISSUE34_BASELINE)
+                why = (f"no baseline at -{opt or '?'} in {name}" if baseline else f"{name} is missing or unreadable")
+                out.append((desc, "not measured", why))
+                continue
+            before, now = level.get("ns", {}).get(case, {}).get(op), res.time(case, REFERENCE, op)
+            if before is None or now is None:
+                out.append((desc, "not measured", f"no {op} result for bifrons on {case} in this run"
+                            if now is None else f"the baseline has no {op} time for {case}"))
+                continue
+            x = before / now
+            out.append((desc, "met" if x >= speedup else "NOT met",
+                        f"{fmt_ratio(x)} ({fmt_ns(now)} ns now vs {fmt_ns(before)} ns at {baseline.get('commit', '?')}, "
+                        f"{baseline.get('date', '?')}, {level.get('compiler', '-' + opt)}; the baseline is another run, "
+                        f"so machine load between the two runs moves this ratio)"))
+    return out
+
+
+def issue34_targets(res):
+    out = baseline_targets(res, load_issue34_baseline())
+    distinct = [case for case in DISTINCT_CASES.values() if case in res.case_order]
+    out.append(ratio_target(
+        res, "vector<IntegerClass> × 1,000, 64 distinct inputs cycled (normal and full-range values): bifrons "
+        "(default encoding) serializes and deserializes ≥ 3× faster than protobuf", REFERENCE, "protobuf", distinct,
+        ["serialize", "deserialize"], 3.0, "speedup"))
+    array_cases = cases_of(res, ARRAY_FAMILIES, min_n=32)
+    record_cases = cases_of(res, RECORD_FAMILIES, min_n=32)
+    for library, cases, what in ((REFERENCE, array_cases, "arithmetic arrays (vector_int32, vector_float, vector_int, "
+                                  "vector_double; n ≥ 32)"),
+                                 (RECORD, record_cases, "record blocks (vector<IntegerClass>; n ≥ 32)")):
+        out.append(ratio_target(
+            res, f"{what}: {display(library)} deserialize into a fresh container ≤ 1.1× the resize + memcpy floor's "
+            f"time (same unaligned bytes)", library, FLOOR, cases, ["deserialize"], 1.1, "at_most"))
+        out.append(ratio_target(
+            res, f"{what}: {display(library)} serialize and deserialize into a reused container ≤ 1.1× memcpy's time",
+            library, "memcpy", cases, ["serialize", "deserialize_reuse"], 1.1, "at_most"))
+    no_callgrind = ("scripts/bench times CPU time only and has no instruction-count mode; these are measured with "
+                    "callgrind by hand (docs/design.md)")
+    for desc in ("Account, default encoding: serialize and reused read in ≤ 70% of the instructions before issue 34, "
+                 "fresh read in ≤ 85%, at -O2 and -O3, with the same 118 bytes",
+                 "Account, records: serialize and reused read at or below the hand-written codec's instructions",
+                 "kelpie N = 16: serialize in ≤ 2/3 of the instructions before issue 34"):
+        out.append((desc, "not measured", no_callgrind))
+    out.append(("unaligned zero-copy views of blocks: iterating one within 10% of a loop over an aligned span, "
+                "at -O2 and -O3", "not measured", "the library has no such view yet, so the suite has no case for it"))
     return out
 
 
@@ -1016,6 +1130,8 @@ def library_styles(libraries):
             styles[lib] = dict(color="black", marker="D", linestyle="-.", linewidth=2.0, markersize=6, zorder=10)
         elif lib == "memcpy":
             styles[lib] = dict(color="0.45", marker="", linestyle="--", linewidth=1.8, zorder=9)
+        elif lib == FLOOR:
+            styles[lib] = dict(color="0.3", marker="", linestyle="-.", linewidth=1.8, zorder=9)
         elif lib in ("handwritten", "handwritten_tree"):
             styles[lib] = dict(color="0.45", marker="*", linestyle=":", linewidth=1.8, markersize=9, zorder=9)
         else:
@@ -1601,6 +1717,17 @@ def render_markdown(res, plots, image_prefix, published=False):
             "speed limit. `handwritten` is a hand-written fixed-layout encoder/decoder of the Account model with "
             "bounds-checked decoding, and `handwritten_tree` one of the unique_ptr tree (preorder, a `new` per node: "
             "the floor under every tree decode).",
+            f"- `{FLOOR}` reads bifrons' own bytes of a block (numbers, or IntegerClass records) into a fresh vector "
+            "with `resize(count)` and one memcpy, the block at the same unaligned offset as bifrons reads it: the "
+            "floor that std::vector's public interface allows (resize zero-fills before the copy), against which "
+            "fresh reads of blocks are judged. bifrons does not skip the zero-fill by writing std::vector's private "
+            "size, as struct_pack does with member-pointer tricks: that relies on one standard library's private "
+            "layout, is undefined behaviour, and breaks with any change to that layout.",
+            "- Cases named `*_distinct_1000` take 64 different vectors of 1,000 IntegerClass (each from its own seed) "
+            "in turn, one per iteration, so that the branch predictor cannot learn one input's varint lengths as it "
+            "learns the repeated input of every other case; the round trip checks all 64. Their values (2.5 MB) and "
+            "encodings do not fit in L2, so the memory traffic is part of what they time (memcpy's times show its "
+            "size).",
             f"- `{RECORD}` ({display(RECORD)}) is bifrons' adapter with IntegerClass, Order and Balance declared "
             "records (`bifrons::enable_record`): a different, fixed-width encoding, so its bytes differ from "
             "bifrons'; its round trips, like every library's, compare values.",
