@@ -17,9 +17,12 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <span>
 #include <string>
 #include <tuple>
 #include <variant>
@@ -94,6 +97,45 @@ struct Drawing {
 struct Node {
   std::int32_t value = 0;
   std::unique_ptr<Node> next;
+};
+
+struct Key {
+  std::int32_t a = 0;
+  std::string b;
+  friend auto operator<=>(const Key&, const Key&) = default;
+};
+
+/// Sets and maps whose keys the decoder compares by their JSON form (docs/schema.md section 9).
+struct Keyed {
+  std::set<Key> structs;
+  std::map<std::map<std::int32_t, std::int32_t>, std::int32_t> maps;
+  std::set<std::optional<std::int32_t>> optionals;
+  std::set<std::optional<std::optional<std::int32_t>>> nested_optionals;
+  std::set<std::variant<std::int32_t, std::string>> variants;
+  std::set<double> floats;
+};
+
+template <template <class> class Link>
+struct Parent;
+/// A child that points back at its parent, which is still being read.
+template <template <class> class Link>
+struct Child {
+  std::int32_t n = 0;
+  Link<Parent<Link>> parent;
+};
+template <template <class> class Link>
+struct Parent {
+  std::vector<std::shared_ptr<Child<Link>>> kids;
+};
+
+struct Back;
+/// Meets its Back first through a weak_ptr; the Back's shared_ptr to it is then a link up to an
+/// object still being read, which owns no cycle (the pair owns the Back).
+struct Front {
+  std::weak_ptr<Back> back;
+};
+struct Back {
+  std::shared_ptr<Front> front;
 };
 
 struct Observer {
@@ -219,6 +261,59 @@ TEST(ToJson, IndentAndAscii) {
   const std::tuple<std::string, std::vector<std::int32_t>> v{"\xC3\xA9\"", {}};
   EXPECT_EQ(bifrons::to_json(v, {.indent = 4}), "[\n    \"\xC3\xA9\\\"\",\n    []\n]");
   EXPECT_EQ(bifrons::to_json(v, {.indent = 0, .ascii = true}), "[\"\\u00e9\\\"\", []]");
+}
+
+TEST(ToJson, SetsAndMapsOfCompositeKeys) {
+  json_cases::Keyed v;
+  v.structs = {{2, ""}, {1, "x"}};
+  v.maps = {{{}, 4}, {{{1, 2}}, 3}};
+  v.optionals = {std::nullopt, 5};
+  v.nested_optionals = {std::nullopt, std::optional<std::int32_t>(), 6};
+  v.variants = {7, std::string("s")};
+  v.floats = {-0.5, 2.0};
+  EXPECT_EQ(bifrons::to_json(v, {.indent = 0}),
+            "{\"structs\": [{\"a\": 1, \"b\": \"x\"}, {\"a\": 2, \"b\": \"\"}], "
+            "\"maps\": [[[], 4], [[[1, 2]], 3]], \"optionals\": [null, 5], "
+            "\"nested_optionals\": [null, {\"some\": null}, {\"some\": 6}], "
+            "\"variants\": [{\"index\": 0, \"value\": 7}, {\"index\": 1, \"value\": \"s\"}], "
+            "\"floats\": [-0.5, 2.0]}");
+  expect_inspector_agrees(v);
+}
+
+template <template <class> class Link>
+bifrons::result<std::string> family_json() {
+  auto parent = std::make_shared<json_cases::Parent<Link>>();
+  auto child = std::make_shared<json_cases::Child<Link>>();
+  child->n = 9;
+  child->parent = parent;
+  parent->kids.push_back(child);
+  auto text = bifrons::try_to_json(parent, {.indent = 0});
+  parent->kids.clear();  // breaks a cycle of shared_ptr: no leak
+  return text;
+}
+
+TEST(ToJson, AWeakLinkBackIsAReferenceAndACycleOfOwnersIsRefused) {
+  const auto weak = family_json<std::weak_ptr>();
+  ASSERT_TRUE(weak) << weak.message();
+  EXPECT_EQ(*weak,
+            "{\"id\": 1, \"value\": {\"kids\": [{\"id\": 2, \"value\": {\"n\": 9, \"parent\": {\"ref\": 1}}}]}}");
+  EXPECT_EQ(family_json<std::shared_ptr>().code(), bifrons::errc::ownership_cycle);
+}
+
+TEST(ToJson, ASharedLinkUpUnderAWeakPointer) {
+  auto front = std::make_shared<json_cases::Front>();
+  auto back = std::make_shared<json_cases::Back>();
+  front->back = back;
+  back->front = front;
+  const std::pair<std::shared_ptr<json_cases::Front>, std::shared_ptr<json_cases::Back>> v{front, back};
+  EXPECT_EQ(bifrons::to_json(v, {.indent = 0}),
+            "[{\"id\": 1, \"value\": {\"back\": {\"id\": 2, \"value\": {\"front\": {\"ref\": 1}}}}}, {\"ref\": 2}]");
+  expect_inspector_agrees(v);
+}
+
+TEST(ToJson, AValueOfNoBytes) {
+  EXPECT_EQ(bifrons::to_json(std::tuple<>{}), "[]");
+  EXPECT_EQ(bifrons::to_json(std::make_tuple(std::tuple<>{}, std::monostate{}), {.indent = 0}), "[[], null]");
 }
 
 TEST(ToJson, FloatsHaveTheirOneJsonForm) {
