@@ -86,6 +86,8 @@ template <class... Registered, class T>
     decode_options.max_objects = options.limits.max_objects;
     decode_options.max_alloc_bytes = options.limits.max_alloc_bytes;
     decode_options.unknown_types_null = options.limits.unknown_types == unknown_type_policy::null;
+    decode_options.unknown_type_hint =
+        "list its class in to_json<Registered...>, or set limits.unknown_types = unknown_type_policy::null";
     detail::inspect::decode_result read = detail::inspect::decode(model, bytes, decode_options);
     if (!read.ok)
       return result<std::string>(read.code, read.offset, 0,

@@ -51,6 +51,8 @@ struct decode_options {
   /// schema does not hold is skipped, and it, and every reference to it or to an object inside
   /// it, reads as null (a reference pointer fails with unknown_type). Otherwise unknown_type.
   bool unknown_types_null = false;
+  /// What the note of unknown_type suggests, in the words of the program that decodes.
+  std::string_view unknown_type_hint = "--unknown-types-null reads such pointers as null";
   /// Collect an annotation for every part of the bytes (bifrons-inspect --annotate).
   bool annotate = false;
   /// Stop at the end of the value: bytes after it are not trailing_bytes, and decode_result::end
@@ -1188,7 +1190,7 @@ class decoder {
         if (type_name.empty()) {
           if (!options_.unknown_types_null) {
             error_note_ = "the data holds an object of type \"" + bifrons::detail::data_spelling(registered_name) +
-                          "\", which the schema does not register (--unknown-types-null reads such pointers as null)";
+                          "\", which the schema does not register (" + std::string(options_.unknown_type_hint) + ")";
             fail(errc::unknown_type, at);
           }
           return skip_unknown_object(at, registered_name, inside);
