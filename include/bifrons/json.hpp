@@ -71,8 +71,12 @@ template <class... Registered, class T>
   using value_type = std::remove_cvref_t<T>;
   try {
     const detail::inspect::schema& model = detail::inspect_schema_of<value_type, Registered...>();
+    // Sized by the cheap bound where there is one: a value with pointers has none that does not
+    // run the size pass, which the first try_to_bytes runs (and which finds what cannot be
+    // written). (A constant empty buffer also made GCC 12 at -O2 warn about a copy it cannot make.)
     std::vector<std::byte> bytes;
-    result<std::size_t> written = try_to_bytes(value, std::span<std::byte>());
+    if constexpr (!detail::needs_write_session<value_type>) bytes.resize(size_bound(value));
+    result<std::size_t> written = try_to_bytes(value, std::span<std::byte>(bytes));
     if (!written && written.code() == errc::buffer_too_small) {
       bytes.resize(written.offset());
       written = try_to_bytes(value, std::span<std::byte>(bytes));
@@ -88,7 +92,8 @@ template <class... Registered, class T>
     decode_options.unknown_types_null = options.limits.unknown_types == unknown_type_policy::null;
     decode_options.unknown_type_hint =
         "list its class in to_json<Registered...>, or set limits.unknown_types = unknown_type_policy::null";
-    detail::inspect::decode_result read = detail::inspect::decode(model, bytes, decode_options);
+    detail::inspect::decode_result read =
+        detail::inspect::decode(model, std::span<const std::byte>(bytes.data(), *written), decode_options);
     if (!read.ok)
       return result<std::string>(read.code, read.offset, 0,
                                  std::make_shared<const detail::failure_details>(detail::failure_details{
