@@ -524,6 +524,27 @@ TEST(HostileSchemas, AWidthOrSizeThatWouldOverflowIsRefusedNamingTheField) {
             "");
 }
 
+TEST(HostileSchemas, JsonTextThatDoesNotParseIsAJsonErrorAtItsByte) {
+  const auto error_of = [](const std::string& text) {
+    try {
+      (void)parse_json(text);
+    } catch (const json_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("parsed");
+  };
+  EXPECT_EQ(error_of("[1, x]"), "unexpected character at byte 4");
+  EXPECT_EQ(error_of("-"), "malformed number at byte 1");
+  EXPECT_EQ(error_of("\"\\q\""), "unknown escape at byte 3");
+  EXPECT_EQ(error_of("[1] 2"), "text after the JSON value at byte 4");
+  EXPECT_EQ(error_of(R"({"a": 1, "a": 2})"), "duplicate key \"a\" at byte 13");
+  EXPECT_EQ(error_of(std::string(600, '[')), "JSON nested too deeply at byte 513");
+  // Escapes: upper-case hex digits, a backslash, and a high surrogate without its low half,
+  // which stays one code point (the next escape is read on its own).
+  EXPECT_EQ(parse_json(R"("\u00C9\\")").text(), "\xC3\x89\\");
+  EXPECT_EQ(parse_json(R"("\uD83D\u0041")").text().substr(3), "A");
+}
+
 TEST(HostileSchemas, NestingIsBoundedAndSharedRecordsAreMeasuredOnce) {
   // Type expressions nested 65 deep: the tools recurse on them.
   std::string deep = R"("u8")";

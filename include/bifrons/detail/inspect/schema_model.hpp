@@ -1,15 +1,174 @@
 // SPDX-License-Identifier: MIT
-#include "schema_model.hpp"
+#pragma once
+// A schema document (docs/schema.md) loaded into types that the tools walk: the checker
+// (bifrons-compat) and the schema-driven decoder (bifrons-inspect, bifrons::to_json, the
+// conformance tests).
 
 #include <algorithm>
 #include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
 #include <limits>
+#include <map>
+#include <optional>
 #include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
 
-namespace bifrons::tools {
-namespace {
+#include "json_text.hpp"
 
-constexpr std::pair<std::string_view, primitive> primitives[] = {
+namespace bifrons::detail::inspect {
+
+enum class kind : std::uint8_t {
+  primitive,
+  named,
+  string,
+  sequence,
+  bitvector,
+  array,
+  bitset,
+  set,
+  map,
+  tuple,
+  complex,
+  optional,
+  variant,
+  duration,
+  time_point,
+  pointer,
+  fixed,
+  deprecated,
+};
+
+enum class primitive : std::uint8_t {
+  boolean,
+  character,
+  byte,
+  i8,
+  i16,
+  i32,
+  i64,
+  u8,
+  u16,
+  u32,
+  u64,
+  f32,
+  f64,
+  monostate
+};
+
+/// A type expression. args holds the inner expressions: element (sequence, array), key and value
+/// (set, map), elements (tuple), alternatives (variant), of (complex, optional, fixed,
+/// deprecated), rep (duration), duration (time_point), to (pointer).
+struct type {
+  inspect::kind kind = kind::primitive;
+  primitive prim = primitive::boolean;  // primitive; string: its unit
+  std::string name;                     // named: the type's name; pointer: the role
+  std::string period;                   // duration: "num/den"
+  std::string clock;                    // time_point
+  bool view = false;
+  bool varint = false;
+  bool multi = false;
+  bool polymorphic = false;  // pointer: may hold a registered class related to `to` (tag 2)
+  std::uint64_t size = 0;  // array, bitset
+  std::vector<type> args;
+  std::vector<std::byte> writes;  // deprecated
+
+  [[nodiscard]] const type& arg(std::size_t i = 0) const { return args.at(i); }
+};
+
+struct field {
+  std::string name;
+  inspect::type type;
+  std::vector<std::byte> default_bytes;
+  bool base = false;
+  bool is_virtual = false;   // a virtual base: written only where the complete object first meets it
+  std::uint64_t offset = 0;  // records
+  std::uint64_t width = 0;   // records
+};
+
+enum class definition_kind : std::uint8_t { structure, record, enumeration };
+
+struct definition {
+  definition_kind kind = definition_kind::structure;
+  std::string name;
+  std::vector<field> fields;
+  std::optional<std::uint32_t> version;
+  bool identity = false;
+  bool refuse_newer = false;  // bifrons_refuse_newer: data of a later version fails (newer_version)
+  bool hook = false;
+  bool abstract = false;  // a struct no object has as its own class: tag 1 cannot create one
+  std::vector<std::string> bases;  // a registered class: the classes it reaches through registered relations
+  std::uint64_t size = 0;     // records
+  primitive underlying{};      // enums
+};
+
+struct schema {
+  type root;
+  std::map<std::string, definition> types;
+  /// Registered name -> the struct it stands for (docs/schema.md section 6).
+  std::map<std::string, std::string> polymorphic;
+
+  [[nodiscard]] const definition& at(const std::string& name) const { return types.at(name); }
+  /// The definition a type expression names, or nullptr if it is not a named type.
+  [[nodiscard]] const definition* named(const type& t) const {
+    return t.kind == kind::named ? &types.at(t.name) : nullptr;
+  }
+};
+
+/// The largest fixed size a schema may give, in bytes or elements: an array's or bitset's size,
+/// a record's width, the fewest bytes a value takes. No real type comes near it, and below it
+/// the tools' size arithmetic cannot overflow (a larger schema is refused, naming the type).
+inline constexpr std::uint64_t max_schema_size = std::uint64_t{1} << 32;
+/// How deeply a type expression may nest inside one field (`optional<vector<tuple<...>>>`), and
+/// records inside records: the tools recurse on both, so a hostile schema must not be able to
+/// exhaust their stack. Real types nest a few levels; structs nest through names, which the
+/// decoder bounds with max_depth.
+inline constexpr std::size_t max_schema_nesting = 64;
+
+/// A schema document that does not follow docs/schema.md: where (a JSON path) and why.
+class schema_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+inline schema load_schema(const json& document);
+inline schema load_schema_text(std::string_view text);
+
+/// The one-line spelling of docs/schema.md, section 8.
+inline std::string spell(const type& t);
+inline std::string_view primitive_name(primitive p);
+
+/// A primitive other than monostate: arrays of them are raw blocks, and they are record fields.
+inline bool block_element(const type& t);
+/// The width of a block element (also of a fixed-width integer).
+inline std::size_t block_width(primitive p);
+inline bool is_integer(primitive p);
+inline bool is_signed(primitive p);
+inline bool is_float(primitive p);
+
+/// The fewest bytes a value of t takes (docs/schema.md, section 9), alone and as an element of
+/// a sequence or array. Saturates at the largest std::uint64_t rather than wrapping (a loaded
+/// schema gives at most max_schema_size).
+inline std::uint64_t min_size(const schema& s, const type& t);
+inline std::uint64_t element_min_size(const schema& s, const type& t);
+
+/// The width of a record field's type (block elements, enums, arrays of them, records); throws
+/// schema_error if it exceeds max_schema_size (load_schema refuses such schemas).
+inline std::uint64_t record_width(const schema& s, const type& t);
+
+/// Lowercase hex without separators, both ways (from_hex throws std::invalid_argument).
+inline std::string to_hex(const std::vector<std::byte>& bytes);
+inline std::vector<std::byte> from_hex(std::string_view hex);
+
+// ---- implementation -------------------------------------------------------------------------
+
+namespace model_impl {
+
+inline constexpr std::pair<std::string_view, primitive> primitives[] = {
     {"bool", primitive::boolean}, {"char", primitive::character},
     {"byte", primitive::byte},    {"i8", primitive::i8},
     {"i16", primitive::i16},      {"i32", primitive::i32},
@@ -19,21 +178,21 @@ constexpr std::pair<std::string_view, primitive> primitives[] = {
     {"f64", primitive::f64},      {"monostate", primitive::monostate},
 };
 
-std::optional<primitive> find_primitive(std::string_view name) {
-  for (const auto& [n, p] : primitives)
+inline std::optional<primitive> find_primitive(std::string_view name) {
+  for (const auto& [n, p] : model_impl::primitives)
     if (n == name) return p;
   return std::nullopt;
 }
 
 /// What fixed() takes: bool, char, byte, an integer, or an enum (a name that is not a primitive;
 /// checked to be an enum once every definition is loaded).
-bool fixed_width_integer(const type& t) {
+inline bool fixed_width_integer(const type& t) {
   if (t.kind == kind::named) return true;
   return t.kind == kind::primitive && t.prim != primitive::f32 && t.prim != primitive::f64 &&
          t.prim != primitive::monostate;
 }
 
-constexpr std::uint64_t max_fixed_size = max_schema_size;
+inline constexpr std::uint64_t max_fixed_size = max_schema_size;
 
 class loader {
  public:
@@ -307,12 +466,12 @@ class loader {
   schema result_;
 };
 
-}  // namespace
+}  // namespace model_impl
 
-namespace {
+namespace model_impl {
 
 /// A fixed() of a named type names an enum.
-void check_fixed(const schema& s, const type& t, const std::string& where) {
+inline void check_fixed(const schema& s, const type& t, const std::string& where) {
   if (t.kind == kind::fixed && t.arg().kind == kind::named && s.at(t.arg().name).kind != definition_kind::enumeration)
     throw schema_error("schema: " + where + ": fixed<" + t.arg().name + "> is not of an integer type or an enum");
   for (const type& a : t.args) check_fixed(s, a, where);
@@ -323,8 +482,8 @@ void check_fixed(const schema& s, const type& t, const std::string& where) {
 /// has no size; records nested more than max_schema_nesting deep are refused, so that this
 /// recursion and the decoder's are bounded. The memo keeps shared records from being walked
 /// once per path that reaches them (exponential in a chain of records of two fields).
-std::size_t record_height(const schema& s, const std::string& name, std::map<std::string, std::size_t>& heights,
-                          std::size_t depth) {
+inline std::size_t record_height(const schema& s, const std::string& name, std::map<std::string, std::size_t>& heights,
+                                 std::size_t depth) {
   const auto [it, first] = heights.try_emplace(name, 0);
   if (!first) {
     if (it->second == 0) throw schema_error("schema: types[\"" + name + "\"]: a record that contains itself");
@@ -349,26 +508,26 @@ std::size_t record_height(const schema& s, const std::string& name, std::map<std
 
 /// The fewest bytes of t and of every expression inside it stay within max_schema_size, so that
 /// counts are checked against sizes that did not wrap.
-void check_min_sizes(const schema& s, const type& t, const std::string& where) {
+inline void check_min_sizes(const schema& s, const type& t, const std::string& where) {
   if (min_size(s, t) > max_schema_size)
     throw schema_error("schema: " + where + ": " + spell(t) + " takes more than " + std::to_string(max_schema_size) +
                        " bytes at its smallest");
   for (const type& a : t.args) check_min_sizes(s, a, where);
 }
 
-}  // namespace
+}  // namespace model_impl
 
-schema load_schema(const json& document) {
-  schema s = loader(document).load();
-  check_fixed(s, s.root, "root");
+inline schema load_schema(const json& document) {
+  schema s = model_impl::loader(document).load();
+  model_impl::check_fixed(s, s.root, "root");
   for (const auto& [name, d] : s.types)
-    for (const field& f : d.fields) check_fixed(s, f.type, "types[\"" + name + "\"]." + f.name);
+    for (const field& f : d.fields) model_impl::check_fixed(s, f.type, "types[\"" + name + "\"]." + f.name);
   // Records: the widths and offsets that the types imply, each within max_schema_size (a width
   // that wrapped, as array<array<u8, 2^32>, 2^32> did to 0, let the decoder read past its input).
   std::map<std::string, std::size_t> heights;
   for (const auto& [name, d] : s.types) {
     if (d.kind != definition_kind::record) continue;
-    record_height(s, name, heights, 1);
+    model_impl::record_height(s, name, heights, 1);
     std::uint64_t offset = 0;
     for (const field& f : d.fields) {
       const std::string where = "types[\"" + name + "\"]: field \"" + f.name + "\"";
@@ -387,21 +546,22 @@ schema load_schema(const json& document) {
     }
     if (offset != d.size) throw schema_error("schema: types[\"" + name + "\"]: size is not the sum of the widths");
   }
-  check_min_sizes(s, s.root, "root");
+  model_impl::check_min_sizes(s, s.root, "root");
   for (const auto& [name, d] : s.types)
-    for (const field& f : d.fields) check_min_sizes(s, f.type, "types[\"" + name + "\"]: field \"" + f.name + "\"");
+    for (const field& f : d.fields)
+      model_impl::check_min_sizes(s, f.type, "types[\"" + name + "\"]: field \"" + f.name + "\"");
   return s;
 }
 
-schema load_schema_text(std::string_view text) { return load_schema(parse_json(text)); }
+inline schema load_schema_text(std::string_view text) { return load_schema(parse_json(text)); }
 
-std::string_view primitive_name(primitive p) {
-  for (const auto& [n, q] : primitives)
+inline std::string_view primitive_name(primitive p) {
+  for (const auto& [n, q] : model_impl::primitives)
     if (q == p) return n;
   return "?";
 }
 
-std::string spell(const type& t) {
+inline std::string spell(const type& t) {
   const auto list = [](const std::vector<type>& items) {
     std::string out;
     for (const type& item : items) out += (out.empty() ? "" : ", ") + spell(item);
@@ -432,9 +592,9 @@ std::string spell(const type& t) {
   return "?";
 }
 
-bool block_element(const type& t) { return t.kind == kind::primitive && t.prim != primitive::monostate; }
+inline bool block_element(const type& t) { return t.kind == kind::primitive && t.prim != primitive::monostate; }
 
-std::size_t block_width(primitive p) {
+inline std::size_t block_width(primitive p) {
   switch (p) {
     case primitive::boolean:
     case primitive::character:
@@ -454,23 +614,21 @@ std::size_t block_width(primitive p) {
   return 0;
 }
 
-bool is_integer(primitive p) { return p >= primitive::i8 && p <= primitive::u64; }
-bool is_signed(primitive p) { return p >= primitive::i8 && p <= primitive::i64; }
-bool is_float(primitive p) { return p == primitive::f32 || p == primitive::f64; }
+inline bool is_integer(primitive p) { return p >= primitive::i8 && p <= primitive::u64; }
+inline bool is_signed(primitive p) { return p >= primitive::i8 && p <= primitive::i64; }
+inline bool is_float(primitive p) { return p == primitive::f32 || p == primitive::f64; }
 
-namespace {
-// Sizes saturate instead of wrapping: a size beyond max_schema_size is refused by load_schema,
-// and, in a schema built in code, only makes counts fail their checks.
-std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+/// Sizes saturate instead of wrapping: a size beyond max_schema_size is refused by load_schema,
+/// and, in a schema built in code, only makes counts fail their checks.
+inline std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
   return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max() : a + b;
 }
-std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
+inline std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
   return b != 0 && a > std::numeric_limits<std::uint64_t>::max() / b ? std::numeric_limits<std::uint64_t>::max()
                                                                      : a * b;
 }
-}  // namespace
 
-std::uint64_t min_size(const schema& s, const type& t) {
+inline std::uint64_t min_size(const schema& s, const type& t) {
   switch (t.kind) {
     case kind::primitive: return t.prim == primitive::monostate ? 0 : is_float(t.prim) ? block_width(t.prim) : 1;
     case kind::named:
@@ -504,11 +662,11 @@ std::uint64_t min_size(const schema& s, const type& t) {
   return 1;
 }
 
-std::uint64_t element_min_size(const schema& s, const type& t) {
+inline std::uint64_t element_min_size(const schema& s, const type& t) {
   return block_element(t) ? block_width(t.prim) : min_size(s, t);
 }
 
-std::uint64_t record_width(const schema& s, const type& t) {
+inline std::uint64_t record_width(const schema& s, const type& t) {
   if (block_element(t)) return block_width(t.prim);
   if (t.kind == kind::array) {
     // Checked: array<array<u8, 2^32>, 2^32> wrapped to 0 bytes.
@@ -529,7 +687,7 @@ std::uint64_t record_width(const schema& s, const type& t) {
   throw schema_error("schema: " + spell(t) + " cannot be a record field");
 }
 
-std::string to_hex(const std::vector<std::byte>& bytes) {
+inline std::string to_hex(const std::vector<std::byte>& bytes) {
   constexpr char digits[] = "0123456789abcdef";
   std::string out;
   for (std::byte b : bytes) {
@@ -539,7 +697,7 @@ std::string to_hex(const std::vector<std::byte>& bytes) {
   return out;
 }
 
-std::vector<std::byte> from_hex(std::string_view hex) {
+inline std::vector<std::byte> from_hex(std::string_view hex) {
   const auto digit = [](char c) -> int {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -557,4 +715,4 @@ std::vector<std::byte> from_hex(std::string_view hex) {
   return out;
 }
 
-}  // namespace bifrons::tools
+}  // namespace bifrons::detail::inspect
