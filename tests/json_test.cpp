@@ -237,11 +237,11 @@ TEST(ToJson, PolymorphicObjectsNameTheirRegisteredClass) {
   d.shapes.push_back(std::move(circle));
   d.shapes.push_back(nullptr);
   d.shapes.push_back(std::move(square));
-  // The base, a hook field without a name, is field0.
-  EXPECT_EQ(
-      (bifrons::to_json<json_cases::Circle, json_cases::Square>(d, {.indent = 0})),
-      "{\"shapes\": [{\"id\": 1, \"type\": \"json.Circle\", \"value\": {\"field0\": {\"id\": 1}, \"radius\": 5}}, "
-      "null, {\"id\": 2, \"type\": \"json.Square\", \"value\": {\"field0\": {\"id\": 2}, \"side\": 3}}]}");
+  // The base, a hook field without a name, is named after its type.
+  EXPECT_EQ((bifrons::to_json<json_cases::Circle, json_cases::Square>(d, {.indent = 0})),
+            "{\"shapes\": [{\"id\": 1, \"type\": \"json.Circle\", \"value\": {\"json_cases::Shape\": {\"id\": 1}, "
+            "\"radius\": 5}}, null, {\"id\": 2, \"type\": \"json.Square\", \"value\": {\"json_cases::Shape\": "
+            "{\"id\": 2}, \"side\": 3}}]}");
   expect_inspector_agrees<json_cases::Circle, json_cases::Square>(d);
 }
 
