@@ -775,12 +775,13 @@ class dynamic_construction {
 };
 
 // Tag 2 of a class that its load_and_construct makes (`type`, with `inside` objects inside), for each
-// role; out of line, and given no address of the caller's locals, so that the objects a default
-// constructor makes keep the inlined path they had.
+// role; out of line, given no address of the caller's locals and at most six arguments (a seventh,
+// passed on the stack, gave the inlined read a frame pointer, and every object a default
+// constructor makes paid for it), so that those objects keep the inlined path they had.
 template <class T>
-BIFRONS_COLD void construct_unique(source& in, object_table& table, const std::byte* at, const registered_type* type,
-                                   std::uint64_t inside, const cast_path& path, std::unique_ptr<T>& p) {
-  if (!in.charge(at, 1, type->ops->object_size)) return;
+BIFRONS_COLD void construct_unique(source& in, const std::byte* at, const registered_type* type, std::uint64_t inside,
+                                   const cast_path& path, std::unique_ptr<T>& p) {
+  object_table& table = in.objects();
   p.reset();
   dynamic_construction made(in, table, type, inside, object_kind::unique, false);
   void* const object = made.construct();
@@ -788,8 +789,9 @@ BIFRONS_COLD void construct_unique(source& in, object_table& table, const std::b
   made.end(at);
 }
 template <class T>
-BIFRONS_COLD void construct_owned(source& in, object_table& table, const std::byte* at, const registered_type* type,
-                                  std::uint64_t inside, const cast_path& path, T*& p) {
+BIFRONS_COLD void construct_owned(source& in, const std::byte* at, const registered_type* type, std::uint64_t inside,
+                                  const cast_path& path, T*& p) {
+  object_table& table = in.objects();
   dynamic_construction made(in, table, type, inside, object_kind::unique, false);
   void* const object = made.construct();
   p = static_cast<T*>(path.apply(object));
@@ -799,11 +801,13 @@ BIFRONS_COLD void construct_owned(source& in, object_table& table, const std::by
   made.end(at);
 }
 template <class U>
-BIFRONS_COLD void construct_shared(source& in, object_table& table, const std::byte* at, const registered_type* type,
-                                   std::uint64_t inside, const cast_path& path, std::shared_ptr<U>& p, bool weak_link) {
-  dynamic_construction made(in, table, type, inside, object_kind::shared, weak_link);
+BIFRONS_COLD void construct_shared(source& in, const std::byte* at, std::size_t type_index, std::uint64_t inside,
+                                   std::shared_ptr<U>& p, bool weak_link) {
+  object_table& table = in.objects();
+  dynamic_construction made(in, table, table.named(type_index), inside, object_kind::shared, weak_link);
   const std::shared_ptr<void> owner = made.construct_shared();
-  p = std::shared_ptr<U>(owner, static_cast<U*>(path.apply(owner.get())));
+  // (the path cast_to found, which the table keeps)
+  p = std::shared_ptr<U>(owner, static_cast<U*>(table.cast_named(type_index, type_of<U>())->apply(owner.get())));
   made.end(at);
 }
 
@@ -826,11 +830,11 @@ void unique_read_new(source& in, const std::byte* at, std::uint64_t tag, std::un
       if (path == nullptr || !in.count_object(at)) return;
       const bool created = !p || !readable_in_place<T> || dynamic_type_of(p) != *h.type->type ||
                            h.type->ops->read == nullptr;
-      if (created && h.type->ops->create == nullptr) [[unlikely]]
-        return construct_unique(in, table, at, h.type, h.inside, *path, p);
       void* object;
       if (created) {
         if (!in.charge(at, 1, h.type->ops->object_size)) return;
+        if (h.type->ops->create == nullptr) [[unlikely]]
+          return construct_unique(in, at, h.type, h.inside, *path, p);
         object = h.type->ops->create();
         p.reset(static_cast<T*>(path->apply(object)));
       } else {
@@ -942,7 +946,7 @@ void owning_read(source& in, T*& p) {
   void* object = nullptr;
   if constexpr (std::is_polymorphic_v<T>) {
     if (type != nullptr && created && type->ops->create == nullptr) [[unlikely]]
-      return construct_owned(in, in.objects(), at, type, inside, *path, p);
+      return construct_owned(in, at, type, inside, *path, p);
     if (type != nullptr) {
       object = created ? type->ops->create() : dynamic_cast<void*>(p);
       if (created) p = static_cast<T*>(path->apply(object));
@@ -1041,7 +1045,7 @@ void shared_read_new(source& in, const std::byte* at, std::uint64_t tag, std::sh
       if (path == nullptr || !in.count_object(at) || !in.charge(at, 1, h.type->ops->object_size + shared_overhead))
         return;
       if (h.type->ops->create_shared == nullptr) [[unlikely]]
-        return construct_shared(in, table, at, h.type, h.inside, *path, p, weak_link);
+        return construct_shared(in, at, h.index, h.inside, p, weak_link);
       std::shared_ptr<void> owner = h.type->ops->create_shared();
       void* object = owner.get();
       p = std::shared_ptr<U>(owner, static_cast<U*>(path->apply(object)));
