@@ -1397,6 +1397,17 @@ TEST(LoadAndConstruct, AReferenceThroughAVirtualBaseWhileTheObjectIsMadeIsRefuse
     k->parent = top.get();
     const bytes b = bifrons::to_bytes(top);
     EXPECT_TRUE(fails_with<std::unique_ptr<Root>>(b, errc::invalid_value, b.size() - 1));  // the reference
+    // The same behind a pointer of its own class (tag 1), in each owning position.
+    auto own_kid = std::make_unique<RootKid>();
+    RootKid* own_k = own_kid.get();
+    auto own = std::make_shared<BuiltOverRoot>(std::move(own_kid));
+    own_k->parent = own.get();
+    const bytes shared_bytes = bifrons::to_bytes(own);
+    EXPECT_TRUE(fails_with<std::shared_ptr<BuiltOverRoot>>(shared_bytes, errc::invalid_value, shared_bytes.size() - 1));
+    const bytes unique_bytes = bifrons::to_bytes(std::vector<std::shared_ptr<BuiltOverRoot>>{own});
+    EXPECT_EQ(bifrons::try_from_bytes<std::vector<std::unique_ptr<BuiltOverRoot>>>(unique_bytes).code(),
+              errc::invalid_value);
+    own_k->parent = nullptr;
     // Once it is made, a pointer to its virtual base is fine.
     k->parent = nullptr;
     Later later{std::move(top), nullptr};

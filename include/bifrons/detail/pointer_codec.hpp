@@ -471,6 +471,15 @@ BIFRONS_INLINE object_table::entry& enter_static(object_table& table, void* addr
   return table.add(address, type_key<T>, kind, false);
 }
 
+/// Marks the entry of an object of tag 1 that its load_and_construct is making (`in_progress`:
+/// until the hook returns it): a registered class's entry casts references to the pointer's base,
+/// and one through a virtual base is refused until the object exists (resolve_other_reference).
+/// Nothing for the other classes.
+template <class T>
+BIFRONS_INLINE void being_made(object_table::entry& e, bool in_progress) noexcept {
+  if constexpr (std::is_polymorphic_v<T> && created_by_hook<T>) e.unconstructed = in_progress;
+}
+
 /// Enters an object of registered type `type` introduced with tag 2.
 BIFRONS_INLINE object_table::entry& enter_dynamic(object_table& table, void* address, const registered_type* type,
                                                   object_kind kind) {
@@ -876,7 +885,16 @@ void unique_read_new(source& in, const std::byte* at, std::uint64_t tag, std::un
     if (!read_into_existing) {
       if (!in.charge(at, 1, sizeof(U))) return;
       p.reset();
-      (void)new_read<U>(in, introduced, [&](U* object) { p.reset(object); });
+      (void)new_read<U>(
+          in,
+          [&](U* object) {
+            introduced(object);
+            if (table) being_made<U>(table->at(index), true);
+          },
+          [&](U* object) {
+            p.reset(object);
+            if (table) being_made<U>(table->at(index), false);
+          });
     }
     if (table) close_object(in, *table, index, opened, at);
   }
@@ -963,11 +981,12 @@ void owning_read(source& in, T*& p) {
         (void)new_read<T>(
             in,
             [&](T* made) {
-              (void)enter_static<T>(table, made, object_kind::unique);
+              being_made<T>(enter_static<T>(table, made, object_kind::unique), true);
               index = table.size() - 1;
               opened = table.open(index, false);
             },
             [&](T* made) {
+              being_made<T>(table.at(index), false);
               p = made;
               table.at(index).slot = &p;
               table.at(index).ops = &owned_ops_for<T>;
@@ -1073,11 +1092,14 @@ void shared_read_new(source& in, const std::byte* at, std::uint64_t tag, std::sh
         }
       } object{in, table, at};
       p = new_shared_read<U>(in, [&](const std::shared_ptr<U>& made) {
-        enter_static<U>(table, made.get(), object_kind::shared).owner = made;
+        object_table::entry& e = enter_static<U>(table, made.get(), object_kind::shared);
+        e.owner = made;
+        being_made<U>(e, true);
         object.index = table.size() - 1;
         object.opened = table.open(object.index, weak_link);
         object.is_open = true;
       });
+      being_made<U>(table.at(object.index), false);
       share_from_this(table.at(object.index), p);
       return;
     }
