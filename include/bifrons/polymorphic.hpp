@@ -43,6 +43,8 @@ const polymorphic_ops& polymorphic_ops_of() {
   using read_fn = void (*)(source&, void*);
   using create_fn = void* (*)();
   using create_shared_fn = std::shared_ptr<void> (*)();
+  using construct_fn = void* (*)(source&, introduce_fn, void*);
+  using construct_shared_fn = std::shared_ptr<void> (*)(source&, introduce_shared_fn, void*);
   static const polymorphic_ops ops{
       &type_of<T>(),
       sizeof(T),
@@ -69,8 +71,18 @@ const polymorphic_ops& polymorphic_ops_of() {
         else  // a constructor private to bifrons::access
           return []() -> std::shared_ptr<void> { return std::shared_ptr<T>(access::make_new<T>()); };
       }(),
-      created_by_hook<T> ? &construct_registered<T> : nullptr,
-      created_by_hook<T> ? &construct_registered_shared<T> : nullptr,
+      []() -> construct_fn {
+        if constexpr (created_by_hook<T>)
+          return &construct_registered<T>;
+        else
+          return nullptr;
+      }(),
+      []() -> construct_shared_fn {
+        if constexpr (created_by_hook<T>)
+          return &construct_registered_shared<T>;
+        else
+          return nullptr;
+      }(),
   };
   return ops;
 }
