@@ -250,6 +250,161 @@ class Sealed final : public Shape {
   std::int32_t code_ = 0;
 };
 
+// ---- classes that only load_and_construct makes (issue 33 item 25) ----
+
+/// Counts the objects alive of the classes below: a failed read must leave none behind.
+inline int made_alive = 0;
+
+/// A child that points back at the object that is being made around it.
+struct Kid final : Shape {
+  Shape* parent = nullptr;
+  std::weak_ptr<Shape> up;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Shape>(*this), parent, up);
+  }
+};
+
+/// No default constructor, not assignable (a const member): made only by its hook, never read
+/// into. Its hook throws for a negative weight.
+class Built final : public Shape {
+ public:
+  Built(std::int32_t i, std::int32_t w, std::vector<std::unique_ptr<Shape>> k) : weight(w), kids(std::move(k)) {
+    id = i;
+    ++made_alive;
+  }
+  Built(const Built&) = delete;
+  Built& operator=(const Built&) = delete;
+  ~Built() override { --made_alive; }
+  int kind() const override { return 10; }
+  const std::int32_t weight;
+  std::vector<std::unique_ptr<Shape>> kids;
+  template <class Ar>
+  void save(Ar& ar) const {
+    ar(id, weight, kids);
+  }
+  template <class Ar>
+  static Built load_and_construct(Ar& ar) {
+    std::int32_t i = 0, w = 0;
+    std::vector<std::unique_ptr<Shape>> k;
+    ar(i, w, k);
+    if (w < 0) throw std::invalid_argument("negative weight");
+    return Built(i, w, std::move(k));
+  }
+};
+
+/// Built by its hook, shared, and knows its owner.
+class BuiltShared final : public Shape, public std::enable_shared_from_this<BuiltShared> {
+ public:
+  explicit BuiltShared(std::int32_t i) {
+    id = i;
+    ++made_alive;
+  }
+  BuiltShared(const BuiltShared&) = delete;
+  BuiltShared& operator=(const BuiltShared&) = delete;
+  ~BuiltShared() override { --made_alive; }
+  template <class Ar>
+  void save(Ar& ar) const {
+    ar(id);
+  }
+  template <class Ar>
+  static BuiltShared load_and_construct(Ar& ar) {
+    std::int32_t i = 0;
+    ar(i);
+    return BuiltShared(i);
+  }
+};
+
+/// Built by its hook, with its data in a second base (Named) and a virtual base (Root).
+class BuiltMixed final : public Shape, public Named, public virtual Root {
+ public:
+  BuiltMixed(std::string n, std::int32_t r, std::int32_t i) {
+    name = std::move(n);
+    root = r;
+    id = i;
+    ++made_alive;
+  }
+  BuiltMixed(const BuiltMixed&) = delete;
+  BuiltMixed& operator=(const BuiltMixed&) = delete;
+  ~BuiltMixed() override { --made_alive; }
+  template <class Ar>
+  void save(Ar& ar) const {
+    ar(name, root, id);
+  }
+  template <class Ar>
+  static BuiltMixed load_and_construct(Ar& ar) {
+    std::string n;
+    std::int32_t r = 0, i = 0;
+    ar(n, r, i);
+    return BuiltMixed(std::move(n), r, i);
+  }
+};
+/// A child that points back through the virtual base.
+struct RootKid final : Shape {
+  Root* parent = nullptr;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<Shape>(*this), parent);
+  }
+};
+class BuiltOverRoot final : public Shape, public virtual Root {
+ public:
+  explicit BuiltOverRoot(std::unique_ptr<Shape> k) : kid(std::move(k)) { ++made_alive; }
+  BuiltOverRoot(const BuiltOverRoot&) = delete;
+  BuiltOverRoot& operator=(const BuiltOverRoot&) = delete;
+  ~BuiltOverRoot() override { --made_alive; }
+  std::unique_ptr<Shape> kid;
+  template <class Ar>
+  void save(Ar& ar) const {
+    ar(kid);
+  }
+  template <class Ar>
+  static BuiltOverRoot load_and_construct(Ar& ar) {
+    std::unique_ptr<Shape> k;
+    ar(k);
+    return BuiltOverRoot(std::move(k));
+  }
+};
+
+/// A root, and a pointer to its virtual base read after it.
+struct Later {
+  std::unique_ptr<Root> top;
+  Root* parent = nullptr;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(top, parent);
+  }
+};
+
+/// Every pointer kind holding objects made by their hook.
+struct BuiltHolder {
+  std::unique_ptr<Shape> unique;
+  std::shared_ptr<Shape> shared, again;
+  std::weak_ptr<Shape> weak;
+  Shape* owned = nullptr;
+  std::shared_ptr<Shape> self;  // a BuiltShared
+  std::unique_ptr<Named> second;
+  std::unique_ptr<Root> virtual_base;
+  BuiltHolder() = default;
+  BuiltHolder(const BuiltHolder&) = delete;
+  BuiltHolder& operator=(const BuiltHolder&) = delete;
+  BuiltHolder(BuiltHolder&& o) noexcept
+      : unique(std::move(o.unique)),
+        shared(std::move(o.shared)),
+        again(std::move(o.again)),
+        weak(std::move(o.weak)),
+        owned(std::exchange(o.owned, nullptr)),
+        self(std::move(o.self)),
+        second(std::move(o.second)),
+        virtual_base(std::move(o.virtual_base)) {}
+  BuiltHolder& operator=(BuiltHolder&&) = delete;
+  ~BuiltHolder() { delete owned; }
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(unique, shared, again, weak, bifrons::owning(owned), self, second, virtual_base);
+  }
+};
+
 }  // namespace poly
 
 BIFRONS_REGISTER(poly::Sealed, "poly.Sealed");
@@ -263,6 +418,12 @@ BIFRONS_REGISTER(poly::Join, "poly.Join");
 BIFRONS_REGISTER(poly::OldJoin, "poly.OldJoin");
 BIFRONS_REGISTER(poly::Group, "poly.Group");
 BIFRONS_REGISTER(poly::Step, "poly.Step");
+BIFRONS_REGISTER(poly::Kid, "poly.Kid");
+BIFRONS_REGISTER(poly::Built, "poly.Built", poly::Shape);
+BIFRONS_REGISTER(poly::BuiltShared, "poly.BuiltShared", poly::Shape);
+BIFRONS_REGISTER(poly::BuiltMixed, "poly.BuiltMixed", poly::Shape, poly::Named, poly::Root);
+BIFRONS_REGISTER(poly::RootKid, "poly.RootKid");
+BIFRONS_REGISTER(poly::BuiltOverRoot, "poly.BuiltOverRoot", poly::Shape, poly::Root);
 
 namespace bifrons_test {
 namespace {
@@ -1073,6 +1234,275 @@ TEST(Registration, TheSameRegistrationTwiceIsCounted) {
   }
   std::array<std::byte, 64> buffer{};
   EXPECT_EQ(bifrons::try_to_bytes(p, std::span<std::byte>(buffer)).code(), errc::unregistered_type);
+}
+
+// ---- classes that only load_and_construct makes ------------------------------------------------
+
+/// A holder of every pointer kind, each with an object made by its hook; the Built objects' kids
+/// point back at them (a raw pointer, and a weak_ptr where the Built is shared).
+BuiltHolder made_holder() {
+  BuiltHolder h;
+  const auto made_with_kid = [](std::int32_t id, bool weak_too) {
+    std::vector<std::unique_ptr<Shape>> kids;
+    kids.push_back(std::make_unique<Kid>());
+    auto made = std::make_unique<Built>(id, id * 10, std::move(kids));
+    static_cast<Kid&>(*made->kids[0]).parent = made.get();
+    (void)weak_too;
+    return made;
+  };
+  h.unique = made_with_kid(1, false);
+  h.shared = made_with_kid(2, true);
+  static_cast<Kid&>(*static_cast<Built&>(*h.shared).kids[0]).up = h.shared;
+  h.again = h.shared;
+  h.weak = h.shared;
+  h.owned = made_with_kid(3, false).release();
+  h.self = std::make_shared<BuiltShared>(4);
+  h.second = std::make_unique<BuiltMixed>("second", 5, 6);
+  h.virtual_base = std::make_unique<BuiltMixed>("virtual", 7, 8);
+  return h;
+}
+
+TEST(LoadAndConstruct, EveryPointerKindKeepsIdentityAndBackReferences) {
+  made_alive = 0;
+  {
+    const BuiltHolder written = made_holder();
+    const BuiltHolder back = round_trip(written);
+    ASSERT_NE(back.unique, nullptr);
+    EXPECT_EQ(dynamic_type(back.unique), typeid(Built));
+    const auto& unique = static_cast<const Built&>(*back.unique);
+    EXPECT_EQ(unique.id, 1);
+    EXPECT_EQ(unique.weight, 10);
+    ASSERT_EQ(unique.kids.size(), 1u);
+    // The kid named its parent while the hook was reading it: the address the object was made at.
+    EXPECT_EQ(static_cast<const Kid&>(*unique.kids[0]).parent, back.unique.get());
+
+    ASSERT_NE(back.shared, nullptr);
+    EXPECT_EQ(dynamic_type(back.shared), typeid(Built));
+    EXPECT_EQ(back.again, back.shared);  // one object
+    EXPECT_FALSE(back.again.owner_before(back.shared) || back.shared.owner_before(back.again));
+    EXPECT_EQ(back.weak.lock(), back.shared);
+    const auto& shared = static_cast<const Built&>(*back.shared);
+    EXPECT_EQ(shared.weight, 20);
+    const auto& shared_kid = static_cast<const Kid&>(*shared.kids[0]);
+    EXPECT_EQ(shared_kid.parent, back.shared.get());
+    EXPECT_EQ(shared_kid.up.lock(), back.shared);
+
+    ASSERT_NE(back.owned, nullptr);
+    EXPECT_EQ(dynamic_type(back.owned), typeid(Built));
+    EXPECT_EQ(static_cast<const Built&>(*back.owned).weight, 30);
+
+    ASSERT_NE(back.self, nullptr);
+    auto* self = dynamic_cast<BuiltShared*>(back.self.get());
+    ASSERT_NE(self, nullptr);
+    EXPECT_EQ(self->id, 4);
+    const std::shared_ptr<BuiltShared> owner = self->shared_from_this();  // an owner it knows
+    EXPECT_FALSE(owner.owner_before(back.self) || back.self.owner_before(owner));
+
+    // The second base and the virtual base: the pointers are adjusted after the object is made.
+    ASSERT_NE(back.second, nullptr);
+    EXPECT_EQ(back.second->name, "second");
+    const auto* second = dynamic_cast<const BuiltMixed*>(back.second.get());
+    ASSERT_NE(second, nullptr);
+    EXPECT_EQ(second->root, 5);
+    EXPECT_EQ(second->id, 6);
+    ASSERT_NE(back.virtual_base, nullptr);
+    EXPECT_EQ(back.virtual_base->root, 7);
+    const auto* mixed = dynamic_cast<const BuiltMixed*>(back.virtual_base.get());
+    ASSERT_NE(mixed, nullptr);
+    EXPECT_EQ(mixed->name, "virtual");
+    EXPECT_EQ(mixed->id, 8);
+  }
+  EXPECT_EQ(made_alive, 0);
+}
+
+TEST(LoadAndConstruct, AHookThatThrowsLeavesNothingBehind) {
+  made_alive = 0;
+  {
+    BuiltHolder written = made_holder();
+    // The owned object's weight becomes negative: its hook throws after the other objects and
+    // its own kid were read.
+    std::vector<std::unique_ptr<Shape>> kids;
+    kids.push_back(std::make_unique<Kid>());
+    delete written.owned;
+    written.owned = new Built(3, -1, std::move(kids));
+    const bytes b = bifrons::to_bytes(written);
+    BuiltHolder into;
+    EXPECT_THROW(bifrons::from_bytes(b, into), std::invalid_argument);
+    EXPECT_EQ(into.owned, nullptr);
+    const auto r = bifrons::try_from_bytes<BuiltHolder>(b);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.code(), errc::user_error);
+    // As a shared object, and as the only object.
+    const std::shared_ptr<Shape> negative(new Built(1, -5, {}));
+    EXPECT_EQ(bifrons::try_from_bytes<std::shared_ptr<Shape>>(bifrons::to_bytes(negative)).code(), errc::user_error);
+    const std::unique_ptr<Shape> alone(new Built(1, -5, {}));
+    EXPECT_THROW((void)bifrons::from_bytes<std::unique_ptr<Shape>>(bifrons::to_bytes(alone)), std::invalid_argument);
+  }
+  EXPECT_EQ(made_alive, 0);  // LeakSanitizer checks the storage and the kids
+}
+
+TEST(LoadAndConstruct, EveryTruncationFailsCleanly) {
+  made_alive = 0;
+  {
+    const BuiltHolder written = made_holder();
+    const bytes b = bifrons::to_bytes(written);
+    for (std::size_t n = 0; n < b.size(); ++n) {
+      const auto r = bifrons::try_from_bytes<BuiltHolder>(std::span<const std::byte>(b.data(), n));
+      EXPECT_FALSE(r) << "cut at " << n;
+      BuiltHolder into = made_holder();
+      EXPECT_THROW(bifrons::from_bytes(std::span<const std::byte>(b.data(), n), into), bifrons::error) << n;
+    }
+  }
+  EXPECT_EQ(made_alive, 0);
+}
+
+TEST(LoadAndConstruct, ReadingIntoAnExistingObjectReplacesWhatCannotBeReadInto) {
+  made_alive = 0;
+  {
+    const BuiltHolder written = made_holder();
+    // Objects of the data's types, which cannot be read into, with other values.
+    BuiltHolder into;
+    into.unique = std::make_unique<Built>(9, 90, std::vector<std::unique_ptr<Shape>>{});
+    into.owned = new Built(9, 91, {});
+    into.shared = std::make_shared<Built>(9, 92, std::vector<std::unique_ptr<Shape>>{});
+    into.second = std::make_unique<BuiltMixed>("old", 9, 9);
+    into.virtual_base = std::make_unique<BuiltMixed>("old", 9, 9);
+    read_into(written, into);
+    EXPECT_EQ(static_cast<const Built&>(*into.unique).weight, 10);
+    EXPECT_EQ(static_cast<const Kid&>(*static_cast<const Built&>(*into.unique).kids[0]).parent, into.unique.get());
+    EXPECT_EQ(static_cast<const Built&>(*into.owned).weight, 30);
+    EXPECT_EQ(into.again, into.shared);
+    EXPECT_EQ(into.second->name, "second");
+    EXPECT_EQ(into.virtual_base->root, 7);
+    // Objects of other types are replaced too.
+    BuiltHolder others;
+    others.unique = make<Circle>(1, 2);
+    others.owned = make<Square>(3, 4).release();
+    read_into(written, others);
+    EXPECT_EQ(dynamic_type(others.unique), typeid(Built));
+    EXPECT_EQ(dynamic_type(others.owned), typeid(Built));
+    EXPECT_EQ(static_cast<const Built&>(*others.owned).weight, 30);
+  }
+  EXPECT_EQ(made_alive, 0);
+}
+
+TEST(LoadAndConstruct, AReferenceThroughAVirtualBaseWhileTheObjectIsMadeIsRefused) {
+  made_alive = 0;
+  {
+    // The kid points at the object being made through its virtual base, which does not exist
+    // until the object does: refused, with the reason.
+    auto kid = std::make_unique<RootKid>();
+    RootKid* k = kid.get();
+    std::unique_ptr<Root> top = std::make_unique<BuiltOverRoot>(std::move(kid));
+    k->parent = top.get();
+    const bytes b = bifrons::to_bytes(top);
+    EXPECT_TRUE(fails_with<std::unique_ptr<Root>>(b, errc::invalid_value, b.size() - 1));  // the reference
+    // The same behind a pointer of its own class (tag 1), in each owning position.
+    auto own_kid = std::make_unique<RootKid>();
+    RootKid* own_k = own_kid.get();
+    auto own = std::make_shared<BuiltOverRoot>(std::move(own_kid));
+    own_k->parent = own.get();
+    const bytes shared_bytes = bifrons::to_bytes(own);
+    EXPECT_TRUE(fails_with<std::shared_ptr<BuiltOverRoot>>(shared_bytes, errc::invalid_value, shared_bytes.size() - 1));
+    const bytes unique_bytes = bifrons::to_bytes(std::vector<std::shared_ptr<BuiltOverRoot>>{own});
+    EXPECT_EQ(bifrons::try_from_bytes<std::vector<std::unique_ptr<BuiltOverRoot>>>(unique_bytes).code(),
+              errc::invalid_value);
+    own_k->parent = nullptr;
+    // Once it is made, a pointer to its virtual base is fine.
+    k->parent = nullptr;
+    Later later{std::move(top), nullptr};
+    later.parent = later.top.get();
+    const Later back = round_trip(later);
+    EXPECT_EQ(back.parent, back.top.get());
+    EXPECT_EQ(dynamic_type(back.top), typeid(BuiltOverRoot));
+  }
+  EXPECT_EQ(made_alive, 0);
+}
+
+TEST(LoadAndConstruct, ASharedPointerInsideToTheObjectBeingMadeIsRefused) {
+  made_alive = 0;
+  {
+    // A cycle of owners through the object being made: the writer refuses it, and so does the
+    // reader, given such bytes (tag 3 + 0: a reference to object 1 from inside it).
+    auto made = std::make_shared<Built>(1, 1, std::vector<std::unique_ptr<Shape>>{});
+    const std::shared_ptr<Shape> top = made;
+    BuiltHolder h;
+    h.shared = top;
+    bytes b = bifrons::to_bytes(std::vector<std::shared_ptr<Shape>>{top});
+    EXPECT_TRUE(bifrons::from_bytes<std::vector<std::shared_ptr<Shape>>>(b).at(0));
+    // Built's kids are unique_ptr<Shape>: a reference tag where an object is expected.
+    const bytes hostile = B({0x01, 0x02, 0x00, 0x01, 0x0a, 'p',  'o',  'l',  'y',  '.',  'B',
+                             'u',  'i',  'l',  't',  0x01, 0x00, 0x08, 0x02, 0x02, 0x01, 0x03});
+    const auto r = bifrons::try_from_bytes<std::vector<std::shared_ptr<Shape>>>(hostile);
+    EXPECT_FALSE(r);
+  }
+  EXPECT_EQ(made_alive, 0);
+}
+
+TEST(LoadAndConstruct, LimitsHold) {
+  made_alive = 0;
+  {
+    const BuiltHolder written = made_holder();
+    const bytes b = bifrons::to_bytes(written);
+    for (std::size_t budget = 0; budget < 4096; budget += 64) {
+      bifrons::read_options tight;
+      tight.max_alloc_bytes = budget;
+      const auto r = bifrons::try_from_bytes<BuiltHolder>(b, tight);
+      if (r) {
+        EXPECT_EQ(static_cast<const Built&>(*r->unique).weight, 10);
+      } else {
+        EXPECT_EQ(r.code(), errc::allocation_limit_exceeded) << budget;
+      }
+    }
+    // A chain of objects made by their hook, deeper than max_depth.
+    std::unique_ptr<Shape> chain;
+    for (int i = 0; i < 40; ++i) {
+      std::vector<std::unique_ptr<Shape>> kids;
+      if (chain) kids.push_back(std::move(chain));
+      chain = std::make_unique<Built>(i, i, std::move(kids));
+    }
+    bifrons::read_options shallow;
+    shallow.max_depth = 20;
+    EXPECT_EQ(bifrons::try_from_bytes<std::unique_ptr<Shape>>(bifrons::to_bytes(chain), shallow).code(),
+              errc::depth_limit_exceeded);
+    EXPECT_TRUE(bifrons::try_from_bytes<std::unique_ptr<Shape>>(bifrons::to_bytes(chain)));
+  }
+  EXPECT_EQ(made_alive, 0);
+}
+
+/// Registered only while a test runs.
+class BuiltLater final : public Shape {
+ public:
+  explicit BuiltLater(std::int32_t i) { id = i; }
+  template <class Ar>
+  void save(Ar& ar) const {
+    ar(id);
+  }
+  template <class Ar>
+  static BuiltLater load_and_construct(Ar& ar) {
+    std::int32_t i = 0;
+    ar(i);
+    return BuiltLater(i);
+  }
+};
+
+TEST(LoadAndConstruct, UnknownTypesReadAsNullUnderThePolicy) {
+  std::vector<std::shared_ptr<Shape>> written{std::make_shared<BuiltLater>(3), make<Circle>(1, 2)};
+  written.push_back(written[0]);
+  bytes b;
+  {
+    const bifrons::registration<BuiltLater, Shape> registered("poly.BuiltLater");
+    b = bifrons::to_bytes(written);
+    const auto back = bifrons::from_bytes<std::vector<std::shared_ptr<Shape>>>(b);
+    EXPECT_EQ(back.at(0)->id, 3);
+    EXPECT_EQ(back.at(2), back.at(0));
+  }
+  EXPECT_EQ(bifrons::try_from_bytes<std::vector<std::shared_ptr<Shape>>>(b).code(), errc::unknown_type);
+  const auto back = bifrons::from_bytes<std::vector<std::shared_ptr<Shape>>>(b, null_policy());
+  ASSERT_EQ(back.size(), 3u);
+  EXPECT_EQ(back[0], nullptr);
+  EXPECT_EQ(dynamic_type(back[1]), typeid(Circle));
+  EXPECT_EQ(back[2], nullptr);
 }
 
 }  // namespace

@@ -35,23 +35,54 @@ namespace bifrons {
 
 namespace detail {
 
-/// The operations on objects of T that the registry hands to writers and readers.
+/// The operations on objects of T that the registry hands to writers and readers. A class that
+/// its load_and_construct makes is made by it here too (construct), as it is behind a pointer of
+/// its own type; one that only that hook makes and that cannot be assigned is never read into.
 template <class T>
 const polymorphic_ops& polymorphic_ops_of() {
+  using read_fn = void (*)(source&, void*);
+  using create_fn = void* (*)();
+  using create_shared_fn = std::shared_ptr<void> (*)();
+  using construct_fn = void* (*)(source&, introduce_fn, void*);
+  using construct_shared_fn = std::shared_ptr<void> (*)(source&, introduce_shared_fn, void*);
   static const polymorphic_ops ops{
       &type_of<T>(),
       sizeof(T),
       [](const void* object) { return codec<T>::size(*static_cast<const T*>(object)); },
       [](std::byte* out, const void* object) { return codec<T>::write(out, *static_cast<const T*>(object)); },
-      [](source& in, void* object) { codec<T>::read(in, *static_cast<T*>(object)); },
-      []() -> void* { return access::make_new<T>(); },
-      [](void* object) noexcept { delete static_cast<T*>(object); },
-      []() -> std::shared_ptr<void> {
-        if constexpr (std::default_initializable<T>)
-          return std::make_shared<T>();
+      []() -> read_fn {
+        if constexpr (readable_in_place<T>)
+          return [](source& in, void* object) { codec<T>::read(in, *static_cast<T*>(object)); };
         else
-          return std::shared_ptr<T>(access::make_new<T>());  // a constructor private to bifrons::access
-      },
+          return nullptr;
+      }(),
+      []() -> create_fn {
+        if constexpr (created_by_hook<T>)
+          return nullptr;
+        else
+          return []() -> void* { return access::make_new<T>(); };
+      }(),
+      [](void* object) noexcept { delete static_cast<T*>(object); },
+      []() -> create_shared_fn {
+        if constexpr (created_by_hook<T>)
+          return nullptr;
+        else if constexpr (std::default_initializable<T>)
+          return []() -> std::shared_ptr<void> { return std::make_shared<T>(); };
+        else  // a constructor private to bifrons::access
+          return []() -> std::shared_ptr<void> { return std::shared_ptr<T>(access::make_new<T>()); };
+      }(),
+      []() -> construct_fn {
+        if constexpr (created_by_hook<T>)
+          return &construct_registered<T>;
+        else
+          return nullptr;
+      }(),
+      []() -> construct_shared_fn {
+        if constexpr (created_by_hook<T>)
+          return &construct_registered_shared<T>;
+        else
+          return nullptr;
+      }(),
   };
   return ops;
 }
@@ -71,10 +102,11 @@ class registration {
   static_assert(!std::is_abstract_v<T>,
                 "bifrons: an abstract class cannot be registered: no object has it as its dynamic type. "
                 "Register the concrete classes derived from it");
-  static_assert(std::is_abstract_v<T> || access::default_constructible<T>,
-                "bifrons: a registered class needs a default constructor (public, or private with "
-                "`friend bifrons::access;`): reading creates its objects. load_and_construct is not used for "
-                "polymorphic objects");
+  static_assert(std::is_abstract_v<T> || access::default_constructible<T> || detail::created_by_hook<T>,
+                "bifrons: a registered class must be one bifrons can create, to read its objects: give it "
+                "`template <class Archive> static T load_and_construct(Archive& ar)`, which reads the fields into "
+                "locals and returns the object, or a default constructor (public, or private with "
+                "`friend bifrons::access;`)");
   // (A class whose hooks are refused has that refusal as its one error, from its codec.)
   static_assert(!std::is_polymorphic_v<T> || detail::struct_envelope<T> ||
                     detail::hook_refusal_of<T>() != detail::hook_refusal::none,
@@ -84,13 +116,16 @@ class registration {
   static_assert((std::derived_from<T, Bases> && ...),
                 "bifrons: BIFRONS_REGISTER(T, name, Bases...) lists public, unambiguous bases of T");
 
+  static constexpr bool accepted = std::is_polymorphic_v<T> && !std::is_abstract_v<T> &&
+                                   (access::default_constructible<T> || detail::created_by_hook<T>);
+
  public:
   explicit registration(std::string_view name) {
     // After a refusal above, nothing more to say: one error only.
-    if constexpr (std::is_polymorphic_v<T> && !std::is_abstract_v<T> && access::default_constructible<T>) add(name);
+    if constexpr (accepted) add(name);
   }
   ~registration() {
-    if constexpr (std::is_polymorphic_v<T> && !std::is_abstract_v<T> && access::default_constructible<T>) remove();
+    if constexpr (accepted) remove();
   }
   registration(const registration&) = delete;
   registration& operator=(const registration&) = delete;
@@ -101,14 +136,16 @@ class registration {
     r.add_type(name, &detail::polymorphic_ops_of<T>());
 #if BIFRONS_HAS_EXCEPTIONS
     try {
-      (r.add_relation(detail::type_of<T>(), detail::type_of<Bases>(), &detail::relation_registration<T, Bases>::cast),
+      (r.add_relation(detail::type_of<T>(), detail::type_of<Bases>(), &detail::relation_registration<T, Bases>::cast,
+                      detail::relation_registration<T, Bases>::virtual_base),
        ...);
     } catch (...) {
       r.remove_type(&detail::polymorphic_ops_of<T>());
       throw;
     }
 #else
-    (r.add_relation(detail::type_of<T>(), detail::type_of<Bases>(), &detail::relation_registration<T, Bases>::cast),
+    (r.add_relation(detail::type_of<T>(), detail::type_of<Bases>(), &detail::relation_registration<T, Bases>::cast,
+                    detail::relation_registration<T, Bases>::virtual_base),
      ...);
 #endif
   }

@@ -8,7 +8,9 @@
 //
 // Polymorphic pointers (tag 2, registered type names): the golden hierarchies of
 // polymorphic.bin and polymorphic_unknown.bin (every pointer kind to a base, multiple and virtual
-// inheritance), with the properties above plus "the dynamic types survive the round trip".
+// inheritance), with the properties above plus "the dynamic types survive the round trip"; and
+// registered classes that only their load_and_construct makes, in every owning position, with
+// children that point back at them while they are made.
 
 #include <cstddef>
 #include <cstdint>
@@ -405,7 +407,146 @@ struct shared_polymorphic {
   }
 };
 
+// ---- polymorphic objects that only load_and_construct makes ---------------------------------------
+
+struct FShape {
+  std::int32_t id = 0;
+  virtual ~FShape() = default;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(id);
+  }
+};
+struct FRoot {
+  std::int32_t root = 0;
+  virtual ~FRoot() = default;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(root);
+  }
+};
+/// A child that may point back at the object being made around it.
+struct FKid final : FShape {
+  FShape* parent = nullptr;
+  FRoot* root_parent = nullptr;  // through a virtual base: refused while the object is made
+  std::weak_ptr<FShape> up;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<FShape>(*this), parent, root_parent, up);
+  }
+};
+/// No default constructor, not assignable: made only by its hook, which throws on id 666.
+class FBuilt final : public FShape, public virtual FRoot {
+ public:
+  FBuilt(std::int32_t i, std::int32_t r, std::vector<std::unique_ptr<FShape>> k, std::shared_ptr<FShape> s)
+      : kids(std::move(k)), shared(std::move(s)) {
+    id = i;
+    root = r;
+  }
+  FBuilt(const FBuilt&) = delete;
+  FBuilt& operator=(const FBuilt&) = delete;
+  std::vector<std::unique_ptr<FShape>> kids;
+  std::shared_ptr<FShape> shared;
+  template <class Ar>
+  void save(Ar& ar) const {
+    ar(id, root, kids, shared);
+  }
+  template <class Ar>
+  static FBuilt load_and_construct(Ar& ar) {
+    std::int32_t i = 0, r = 0;
+    std::vector<std::unique_ptr<FShape>> k;
+    std::shared_ptr<FShape> s;
+    ar(i, r, k, s);
+    if (i == 666) throw fuzz::user_exception();
+    return FBuilt(i, r, std::move(k), std::move(s));
+  }
+};
+
+/// Every owning pointer kind holding such objects, and observers of them.
+struct Built {
+  std::vector<std::unique_ptr<FShape>> unique;
+  std::vector<std::shared_ptr<FShape>> shared;
+  std::vector<std::weak_ptr<FShape>> weak;
+  std::unique_ptr<FRoot> by_root;
+  FShape* owned = nullptr;
+  Built() = default;
+  Built(const Built&) = delete;
+  Built& operator=(const Built&) = delete;
+  Built(Built&& o) noexcept
+      : unique(std::move(o.unique)),
+        shared(std::move(o.shared)),
+        weak(std::move(o.weak)),
+        by_root(std::move(o.by_root)),
+        owned(std::exchange(o.owned, nullptr)) {}
+  Built& operator=(Built&& o) noexcept {
+    unique = std::move(o.unique);
+    shared = std::move(o.shared);
+    weak = std::move(o.weak);
+    by_root = std::move(o.by_root);
+    std::swap(owned, o.owned);
+    return *this;
+  }
+  ~Built() { delete owned; }
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(unique, shared, weak, by_root, bifrons::owning(owned));
+  }
+};
+
+std::unique_ptr<FBuilt> built_with_kid(std::int32_t id) {
+  std::vector<std::unique_ptr<FShape>> kids;
+  kids.push_back(std::make_unique<FKid>());
+  auto made = std::make_unique<FBuilt>(id, id + 1, std::move(kids), nullptr);
+  static_cast<FKid&>(*made->kids[0]).parent = made.get();
+  return made;
+}
+
+struct built_polymorphic {
+  static constexpr const char* name = "built_polymorphic";
+  static constexpr bool copy_by_bytes = true;
+  using type = Built;
+  static std::vector<type> samples() {
+    std::vector<type> out(2);
+    Built& v = out[0];
+    v.unique.push_back(built_with_kid(1));
+    std::shared_ptr<FBuilt> shared = built_with_kid(2);
+    static_cast<FKid&>(*shared->kids[0]).up = shared;
+    shared->shared = std::make_shared<FKid>();
+    v.shared = {shared, shared, nullptr};
+    v.weak = {shared, shared->shared};
+    v.by_root = built_with_kid(3);
+    v.owned = built_with_kid(4).release();
+    return out;
+  }
+  static void check(const fuzz::context& ctx, const type& read, const type& again) {
+    ctx.check(dynamic_types(read.unique) == dynamic_types(again.unique) &&
+                  dynamic_types(read.shared) == dynamic_types(again.shared),
+              "built polymorphic: another dynamic type after a round trip");
+    // Every kid's parent is an object of the value made by its hook: the one that holds it.
+    const auto parents_ok = [](const type& v) {
+      const auto kids_point_home = [](const FShape* p) {
+        const auto* b = dynamic_cast<const FBuilt*>(p);
+        if (b == nullptr) return true;
+        for (const auto& k : b->kids) {
+          const auto* kid = dynamic_cast<const FKid*>(k.get());
+          if (kid != nullptr && kid->parent != nullptr && kid->parent != p) return false;
+        }
+        return true;
+      };
+      bool ok = kids_point_home(v.owned) && kids_point_home(dynamic_cast<const FShape*>(v.by_root.get()));
+      for (const auto& p : v.unique) ok = ok && kids_point_home(p.get());
+      for (const auto& p : v.shared) ok = ok && kids_point_home(p.get());
+      return ok;
+    };
+    ctx.check(parents_ok(read) && parents_ok(again),
+              "built polymorphic: a kid points at another object than its parent");
+  }
+};
+
 }  // namespace
 
+BIFRONS_REGISTER(FKid, "fuzz.Kid");
+BIFRONS_REGISTER(FBuilt, "fuzz.Built", FShape, FRoot);
+
 BIFRONS_FUZZ_CASES(shared, unique, observers, refs, golden_pointers, owning_trees, golden_polymorphic,
-                   shared_polymorphic)
+                   shared_polymorphic, built_polymorphic)

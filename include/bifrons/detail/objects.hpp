@@ -103,6 +103,7 @@ class basic_object_table {
     bool weak_link = false;   // a weak_ptr introduced it: its holder does not own it
     bool forgotten = false;   // died with a load_and_construct hook's locals
     bool named_early = false; // a reference named it while it was being read (new_shared_read)
+    bool unconstructed = false;  // registered, and its load_and_construct is still making it
 
     [[nodiscard]] const registered_type* dynamic() const noexcept {
       return registered ? static_cast<const registered_type*>(type) : nullptr;
@@ -701,7 +702,7 @@ class basic_object_table {
       if (size_ == capacity_) [[unlikely]]
         grow();
       entry* e = ::new (static_cast<void*>(data_ + size_))
-          entry{address, type, nullptr, nullptr, nullptr, holder, 0, kind, true, registered, false, false};
+          entry{address, type, nullptr, nullptr, nullptr, holder, 0, kind, true, registered, false, false, false};
       ++size_;
       return *e;
     }

@@ -481,6 +481,15 @@ BIFRONS_INLINE object_table::entry& enter_static(object_table& table, void* addr
   return table.add(address, type_key<T>, kind, false);
 }
 
+/// Marks the entry of an object of tag 1 that its load_and_construct is making (`in_progress`:
+/// until the hook returns it): a registered class's entry casts references to the pointer's base,
+/// and one through a virtual base is refused until the object exists (resolve_other_reference).
+/// Nothing for the other classes.
+template <class T>
+BIFRONS_INLINE void being_made(object_table::entry& e, bool in_progress) noexcept {
+  if constexpr (std::is_polymorphic_v<T> && created_by_hook<T>) e.unconstructed = in_progress;
+}
+
 /// Enters an object of registered type `type` introduced with tag 2.
 BIFRONS_INLINE object_table::entry& enter_dynamic(object_table& table, void* address, const registered_type* type,
                                                   object_kind kind) {
@@ -533,8 +542,12 @@ BIFRONS_COLD bool resolve_other_reference(source& in, const std::byte* at, objec
   if constexpr (std::is_polymorphic_v<T>) {
     if (e.registered && e.address != nullptr) {
       if (const cast_path* path = in.objects().cast(e.dynamic(), type_of<T>())) {
-        out = {&e, path->apply(e.address)};
-        return true;
+        // A virtual base of an object that its load_and_construct is still making does not exist
+        // yet (finding it reads the object's vtable): such a reference is refused.
+        if (!(e.unconstructed && path->through_virtual_base)) {
+          out = {&e, path->apply(e.address)};
+          return true;
+        }
       }
     }
   }
@@ -709,6 +722,17 @@ BIFRONS_INLINE void close_object(source& in, object_table& table, std::size_t in
 /// Tag 1: no count of objects inside to check.
 inline constexpr std::uint64_t no_count = ~std::uint64_t{0};
 
+/// The end of read_new_object (below): closes object `index` and checks the count of objects inside.
+BIFRONS_INLINE void end_new_object(source& in, object_table& table, const std::byte* at, std::size_t index,
+                                   object_table::opened opened, std::uint64_t inside) {
+  close_object(in, table, index, opened, at);
+  if (inside != no_count && !in.failed()) {
+    const std::size_t read = table.size() - (index + 1);
+    if (read > inside) return in.fail_at(errc::invalid_value, at);
+    if (read < inside) add_skipped(in, at, inside - read);
+  }
+}
+
 /// Reads the encoding of a new object (with read_body), the table's last entry (`index`);
 /// `fresh`: whether the object was just created. For tag 2, `inside` is what the header counted:
 /// an older reader may have read fewer objects (the rest were in fields it skips: they get their
@@ -721,12 +745,89 @@ BIFRONS_INLINE void read_new_object(source& in, object_table& table, const std::
     fresh_guard guard(in, fresh);
     read_body();
   }
-  close_object(in, table, index, opened, at);
-  if (inside != no_count && !in.failed()) {
-    const std::size_t read = table.size() - (index + 1);
-    if (read > inside) return in.fail_at(errc::invalid_value, at);
-    if (read < inside) add_skipped(in, at, inside - read);
+  end_new_object(in, table, at, index, opened, inside);
+}
+
+/// Tag 2 of a class that its load_and_construct makes (its ops have construct instead of create):
+/// the registry's construct op calls introduce() with the object's storage before any field is
+/// read, and the object enters the table there, unconstructed (resolve_other_reference) until
+/// the hook returns it; then end() closes it. If the hook throws, the op frees the storage (a
+/// shared object's, with its owner) and the exception goes on, as for an object of tag 1.
+class dynamic_construction {
+ public:
+  dynamic_construction(source& in, object_table& table, const registered_type* type, std::uint64_t inside,
+                       object_kind kind, bool weak_link) noexcept
+      : in_(in), table_(table), type_(type), inside_(inside), kind_(kind), weak_link_(weak_link) {}
+
+  /// The complete object, made by ops->construct.
+  void* construct() { return type_->ops->construct(in_, &introduce, this); }
+  /// The complete object's owner, made by ops->construct_shared.
+  std::shared_ptr<void> construct_shared() { return type_->ops->construct_shared(in_, &introduce_shared, this); }
+  [[nodiscard]] object_table::entry& entry() noexcept { return table_.at(index_); }
+  /// The object is made: its bases exist, and the objects inside it are counted.
+  void end(const std::byte* at) {
+    table_.at(index_).unconstructed = false;
+    end_new_object(in_, table_, at, index_, opened_, inside_);
   }
+
+ private:
+  static void introduce(void* context, void* storage) {
+    auto& self = *static_cast<dynamic_construction*>(context);
+    enter_dynamic(self.table_, storage, self.type_, self.kind_).unconstructed = true;
+    self.index_ = self.table_.size() - 1;
+    self.opened_ = self.table_.open(self.index_, self.weak_link_);
+  }
+  static void introduce_shared(void* context, const std::shared_ptr<void>& owner) {
+    introduce(context, owner.get());
+    auto& self = *static_cast<dynamic_construction*>(context);
+    self.table_.at(self.index_).owner = owner;
+  }
+
+  source& in_;
+  object_table& table_;
+  const registered_type* type_;
+  std::uint64_t inside_;
+  object_kind kind_;
+  bool weak_link_;
+  std::size_t index_ = 0;
+  object_table::opened opened_{};
+};
+
+// Tag 2 of a class that its load_and_construct makes (`type`, with `inside` objects inside), for each
+// role; out of line, given no address of the caller's locals and at most six arguments (a seventh,
+// passed on the stack, gave the inlined read a frame pointer, and every object a default
+// constructor makes paid for it), so that those objects keep the inlined path they had.
+template <class T>
+BIFRONS_COLD void construct_unique(source& in, const std::byte* at, const registered_type* type, std::uint64_t inside,
+                                   const cast_path& path, std::unique_ptr<T>& p) {
+  object_table& table = in.objects();
+  p.reset();
+  dynamic_construction made(in, table, type, inside, object_kind::unique, false);
+  void* const object = made.construct();
+  p.reset(static_cast<T*>(path.apply(object)));
+  made.end(at);
+}
+template <class T>
+BIFRONS_COLD void construct_owned(source& in, const std::byte* at, const registered_type* type, std::uint64_t inside,
+                                  const cast_path& path, T*& p) {
+  object_table& table = in.objects();
+  dynamic_construction made(in, table, type, inside, object_kind::unique, false);
+  void* const object = made.construct();
+  p = static_cast<T*>(path.apply(object));
+  // The table's from here on: a failure deletes the object and nulls the pointer.
+  made.entry().slot = &p;
+  made.entry().ops = &owned_ops_for<T>;
+  made.end(at);
+}
+template <class U>
+BIFRONS_COLD void construct_shared(source& in, const std::byte* at, std::size_t type_index, std::uint64_t inside,
+                                   std::shared_ptr<U>& p, bool weak_link) {
+  object_table& table = in.objects();
+  dynamic_construction made(in, table, table.named(type_index), inside, object_kind::shared, weak_link);
+  const std::shared_ptr<void> owner = made.construct_shared();
+  // (the path cast_to found, which the table keeps)
+  p = std::shared_ptr<U>(owner, static_cast<U*>(table.cast_named(type_index, type_of<U>())->apply(owner.get())));
+  made.end(at);
 }
 
 /// unique_ptr: a null or a new object, which reuses the pointer's object if it has one of the
@@ -746,10 +847,13 @@ void unique_read_new(source& in, const std::byte* at, std::uint64_t tag, std::un
       }
       const cast_path* path = cast_to<U>(in, table, at, h);
       if (path == nullptr || !in.count_object(at)) return;
-      const bool created = !p || !readable_in_place<T> || dynamic_type_of(p) != *h.type->type;
+      const bool created = !p || !readable_in_place<T> || dynamic_type_of(p) != *h.type->type ||
+                           h.type->ops->read == nullptr;
       void* object;
       if (created) {
         if (!in.charge(at, 1, h.type->ops->object_size)) return;
+        if (h.type->ops->create == nullptr) [[unlikely]]
+          return construct_unique(in, at, h.type, h.inside, *path, p);
         object = h.type->ops->create();
         p.reset(static_cast<T*>(path->apply(object)));
       } else {
@@ -791,7 +895,16 @@ void unique_read_new(source& in, const std::byte* at, std::uint64_t tag, std::un
     if (!read_into_existing) {
       if (!in.charge(at, 1, sizeof(U))) return;
       p.reset();
-      (void)new_read<U>(in, introduced, [&](U* object) { p.reset(object); });
+      (void)new_read<U>(
+          in,
+          [&](U* object) {
+            introduced(object);
+            if (table) being_made<U>(table->at(index), true);
+          },
+          [&](U* object) {
+            p.reset(object);
+            if (table) being_made<U>(table->at(index), false);
+          });
     }
     if (table) close_object(in, *table, index, opened, at);
   }
@@ -849,7 +962,8 @@ void owning_read(source& in, T*& p) {
     // An object of another dynamic type than the data's, or one that cannot be read into, is replaced.
     bool replaced = !readable_in_place<T>;
     if constexpr (std::is_polymorphic_v<T>)
-      replaced = replaced || dynamic_type_of(p) != (type != nullptr ? *type->type : type_of<T>());
+      replaced = replaced || dynamic_type_of(p) != (type != nullptr ? *type->type : type_of<T>()) ||
+                 (type != nullptr && type->ops->read == nullptr);
     if (replaced) {
       delete p;
       p = nullptr;
@@ -859,6 +973,8 @@ void owning_read(source& in, T*& p) {
   if (created && !in.charge(at, 1, type != nullptr ? type->ops->object_size : sizeof(T))) return;
   void* object = nullptr;
   if constexpr (std::is_polymorphic_v<T>) {
+    if (type != nullptr && created && type->ops->create == nullptr) [[unlikely]]
+      return construct_owned(in, at, type, inside, *path, p);
     if (type != nullptr) {
       object = created ? type->ops->create() : dynamic_cast<void*>(p);
       if (created) p = static_cast<T*>(path->apply(object));
@@ -875,11 +991,12 @@ void owning_read(source& in, T*& p) {
         (void)new_read<T>(
             in,
             [&](T* made) {
-              (void)enter_static<T>(table, made, object_kind::unique);
+              being_made<T>(enter_static<T>(table, made, object_kind::unique), true);
               index = table.size() - 1;
               opened = table.open(index, false);
             },
             [&](T* made) {
+              being_made<T>(table.at(index), false);
               p = made;
               table.at(index).slot = &p;
               table.at(index).ops = &owned_ops_for<T>;
@@ -909,6 +1026,37 @@ void owning_read(source& in, T*& p) {
 /// What a shared_ptr's control block and allocation overhead cost the budget, besides the object.
 inline constexpr std::size_t shared_overhead = 4 * sizeof(void*);
 
+/// enable_shared_from_this for an object its hook made (`e` its entry, `p` its owner): an owner it
+/// knows, unless a pointer inside the object already has the first one (then shared_from_this()
+/// stays unavailable: two owners would not know each other). References to it later in the
+/// message share the table's owner.
+template <class T>
+void share_from_this(object_table::entry& e, std::shared_ptr<T>& p) {
+  if constexpr (shares_from_this<T> && !created_by_default<T>) {
+    if (p && !e.named_early) {
+      rehome_for_shared_from_this(p);
+      e.owner = p;
+    }
+  }
+}
+
+/// The registry's construct ops for a registered class that its load_and_construct makes
+/// (polymorphic.hpp): its objects are made as those of tag 1 are (creation.hpp).
+template <class T>
+void* construct_registered(source& in, introduce_fn introduce, void* context) {
+  return new_read<T>(in, [&](T* storage) { introduce(context, storage); }, [](T*) noexcept {});
+}
+template <class T>
+std::shared_ptr<void> construct_registered_shared(source& in, introduce_shared_fn introduce, void* context) {
+  std::size_t index = 0;
+  std::shared_ptr<T> made = new_shared_read<T>(in, [&](const std::shared_ptr<T>& owner) {
+    introduce(context, owner);
+    index = in.objects().size() - 1;
+  });
+  share_from_this(in.objects().at(index), made);
+  return made;
+}
+
 /// shared_read of a tag below the references other than 0 (at `at`): a new object.
 template <class T>
 void shared_read_new(source& in, const std::byte* at, std::uint64_t tag, std::shared_ptr<T>& p, bool weak_link) {
@@ -925,6 +1073,8 @@ void shared_read_new(source& in, const std::byte* at, std::uint64_t tag, std::sh
       const cast_path* path = cast_to<U>(in, table, at, h);
       if (path == nullptr || !in.count_object(at) || !in.charge(at, 1, h.type->ops->object_size + shared_overhead))
         return;
+      if (h.type->ops->create_shared == nullptr) [[unlikely]]
+        return construct_shared(in, at, h.index, h.inside, p, weak_link);
       std::shared_ptr<void> owner = h.type->ops->create_shared();
       void* object = owner.get();
       p = std::shared_ptr<U>(owner, static_cast<U*>(path->apply(object)));
@@ -952,20 +1102,15 @@ void shared_read_new(source& in, const std::byte* at, std::uint64_t tag, std::sh
         }
       } object{in, table, at};
       p = new_shared_read<U>(in, [&](const std::shared_ptr<U>& made) {
-        enter_static<U>(table, made.get(), object_kind::shared).owner = made;
+        object_table::entry& e = enter_static<U>(table, made.get(), object_kind::shared);
+        e.owner = made;
+        being_made<U>(e, true);
         object.index = table.size() - 1;
         object.opened = table.open(object.index, weak_link);
         object.is_open = true;
       });
-      // enable_shared_from_this: an owner it knows, unless a pointer inside the object already has
-      // the first one (then shared_from_this() stays unavailable: two owners would not know each
-      // other). References to it later in the message share the table's owner.
-      if constexpr (shares_from_this<U> && !created_by_default<U>) {
-        if (p && !table.at(object.index).named_early) {
-          rehome_for_shared_from_this(p);
-          table.at(object.index).owner = p;
-        }
-      }
+      being_made<U>(table.at(object.index), false);
+      share_from_this(table.at(object.index), p);
       return;
     }
   }

@@ -56,6 +56,12 @@ inline constexpr std::size_t max_type_name = 255;
 /// Turns a pointer to an object of one class (as void*) into a pointer to one of its bases.
 using upcast_fn = void* (*)(void*) noexcept;
 
+/// What a construct op calls with the storage of the object it is about to make (the complete
+/// object's address, or its owner for a shared one), before any of its fields is read: pointers
+/// inside it may refer back to it.
+using introduce_fn = void (*)(void* context, void* storage);
+using introduce_shared_fn = void (*)(void* context, const std::shared_ptr<void>& owner);
+
 /// How to handle the objects of one registered class T, given as a pointer to the complete T.
 /// Made once per part of the program that registers T (polymorphic.hpp).
 struct polymorphic_ops {
@@ -63,10 +69,14 @@ struct polymorphic_ops {
   std::size_t object_size;  // sizeof(T), charged to the reader's budget
   std::size_t (*size)(const void* object);
   std::byte* (*write)(std::byte* out, const void* object);
-  void (*read)(source& in, void* object);
+  void (*read)(source& in, void* object);  // into an existing object; nullptr if T cannot be read into
+  // A class made by its load_and_construct has no create and create_shared, but construct and
+  // construct_shared (a class read into a default-constructed object, the reverse).
   void* (*create)();  // new T()
   void (*destroy)(void* object) noexcept;
   std::shared_ptr<void> (*create_shared)();  // make_shared<T>()
+  void* (*construct)(source& in, introduce_fn introduce, void* context);  // a new T, read
+  std::shared_ptr<void> (*construct_shared)(source& in, introduce_shared_fn introduce, void* context);
 };
 
 /// A registered type. Writers and readers keep pointers to it for the length of a message; it
@@ -81,6 +91,9 @@ struct registered_type {
 /// The relations from a registered type to one of its bases, to apply in order.
 struct cast_path {
   std::vector<upcast_fn> steps;
+  // A step to a virtual base reads the object's vtable: the object must exist (an object that its
+  // load_and_construct is still making does not).
+  bool through_virtual_base = false;
   [[nodiscard]] void* apply(void* p) const noexcept {
     for (const upcast_fn up : steps) p = up(p);
     return p;
@@ -189,14 +202,15 @@ class basic_registry {
     paths_.clear();
   }
 
-  /// Registers the relation derived -> base with its cast (counted, as types are).
-  void add_relation(const std::type_info& derived, const std::type_info& base, upcast_fn up) {
+  /// Registers the relation derived -> base with its cast (counted, as types are); virtual_base:
+  /// base is a virtual base of derived, or lies in one.
+  void add_relation(const std::type_info& derived, const std::type_info& base, upcast_fn up, bool virtual_base) {
     const registry_lock::held held(lock_);
     const auto at = relation_position(derived, base);
     if (at != relations_.end() && *at->derived == derived && *at->base == base)
       at->casts.push_back(up);
     else
-      relations_.insert(at, relation{&derived, &base, {up}});
+      relations_.insert(at, relation{&derived, &base, {up}, virtual_base});
     paths_.clear();
   }
   void remove_relation(const std::type_info& derived, const std::type_info& base, upcast_fn up) noexcept {
@@ -237,6 +251,7 @@ class basic_registry {
     const std::type_info* derived;
     const std::type_info* base;
     std::vector<upcast_fn> casts;
+    bool virtual_base;
   };
   struct known_path {
     const std::type_info* from;
@@ -292,12 +307,16 @@ class basic_registry {
       const std::type_info* type;
       std::size_t previous;
       upcast_fn up;
+      bool virtual_base;
     };
-    std::vector<step> reached{{&from, 0, nullptr}};
+    std::vector<step> reached{{&from, 0, nullptr, false}};
     for (std::size_t i = 0; i < reached.size(); ++i) {
       if (*reached[i].type == to) {
         auto path = std::make_shared<cast_path>();
-        for (std::size_t j = i; j != 0; j = reached[j].previous) path->steps.insert(path->steps.begin(), reached[j].up);
+        for (std::size_t j = i; j != 0; j = reached[j].previous) {
+          path->steps.insert(path->steps.begin(), reached[j].up);
+          path->through_virtual_base = path->through_virtual_base || reached[j].virtual_base;
+        }
         return path;
       }
       // The relations of a type are adjacent, ordered by base.
@@ -306,7 +325,7 @@ class basic_registry {
       for (; r != relations_.end() && *r->derived == *reached[i].type; ++r) {
         bool seen = false;
         for (const step& s : reached) seen = seen || *s.type == *r->base;
-        if (!seen) reached.push_back({r->base, i, r->casts.front()});
+        if (!seen) reached.push_back({r->base, i, r->casts.front(), r->virtual_base});
       }
     }
     return nullptr;
@@ -361,7 +380,9 @@ template <class Pointer>
 template <class Derived, class Base>
 struct relation_registration {
   static void* cast(void* p) noexcept { return static_cast<Base*>(static_cast<Derived*>(p)); }
-  relation_registration() { the_registry().add_relation(type_of<Derived>(), type_of<Base>(), &cast); }
+  // The cast back down is ill-formed exactly when Base is, or lies in, a virtual base of Derived.
+  static constexpr bool virtual_base = !requires(Base* b) { static_cast<Derived*>(b); };
+  relation_registration() { the_registry().add_relation(type_of<Derived>(), type_of<Base>(), &cast, virtual_base); }
   ~relation_registration() { the_registry().remove_relation(type_of<Derived>(), type_of<Base>(), &cast); }
   relation_registration(const relation_registration&) = delete;
   relation_registration& operator=(const relation_registration&) = delete;
