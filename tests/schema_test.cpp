@@ -243,9 +243,50 @@ struct Figures {
   std::vector<std::shared_ptr<Figure>> figures;
 };
 
+/// Made only by its hook (no default constructor, not copyable): its schema comes from the
+/// object the hook makes from no fields, whose fields hold what the hook's locals start with.
+class Ring final : public Figure {
+ public:
+  Ring(std::string l, std::int32_t inner, std::int32_t outer) : inner_(inner), outer_(outer) { label = std::move(l); }
+  Ring(const Ring&) = delete;
+  Ring& operator=(const Ring&) = delete;
+  int corners() const override { return 0; }
+  template <class Ar>
+  void save(Ar& ar) const {
+    ar(bifrons::named("label", label), bifrons::named("inner", inner_), bifrons::named("outer", outer_));
+  }
+  template <class Ar>
+  static Ring load_and_construct(Ar& ar) {
+    std::string l;
+    std::int32_t inner = 1, outer = 2;
+    ar(bifrons::named("label", l), inner, outer);
+    return Ring(std::move(l), inner, outer);
+  }
+
+ private:
+  const std::int32_t inner_, outer_;
+};
+/// Refuses the values its locals start with.
+struct Positive {
+  explicit Positive(std::int32_t v) : value(v) {}
+  std::int32_t value;
+  template <class Ar>
+  void save(Ar& ar) const {
+    ar(value);
+  }
+  template <class Ar>
+  static Positive load_and_construct(Ar& ar) {
+    std::int32_t v = 0;
+    ar(v);
+    if (v <= 0) throw std::invalid_argument("not positive");
+    return Positive(v);
+  }
+};
+
 }  // namespace schema_test
 
 BIFRONS_REGISTER(schema_test::Disc, "schema_test.Disc");
+BIFRONS_REGISTER(schema_test::Ring, "schema_test.Ring", schema_test::Figure);
 
 template <>
 inline constexpr std::string_view bifrons::schema_name<schema_test::Renamed> = "app.Renamed";
@@ -303,6 +344,37 @@ std::vector<std::string> fields_of(const value& doc, std::string_view type) {
   std::vector<std::string> out;
   for (const value& f : at(at(at(doc, "types"), type), "fields").items()) out.push_back(one_line(f));
   return out;
+}
+
+// ---- classes made only by load_and_construct ----------------------------------------------------
+
+TEST(SchemaTypes, AClassMadeOnlyByItsHookIsDescribedFromTheObjectItMakesFromNoFields) {
+  // Registered and reached through a pointer to its base, as bifrons_schema_check REGISTERED
+  // describes it: the fields its save writes, with the defaults its hook's locals start with.
+  const value doc = document<Figures, Ring>();
+  EXPECT_EQ(fields_of(doc, "schema_test::Ring"),
+            (std::vector<std::string>{
+                R"({"default": "00", "name": "label", "type": {"kind": "string", "unit": "char"}})",
+                R"({"default": "02", "name": "inner", "type": "i32"})",
+                R"({"default": "04", "name": "outer", "type": "i32"})"}));
+  // And a value of it reads back through that schema's root.
+  Figures f;
+  f.figures.push_back(std::make_shared<Ring>("r", 5, 9));
+  const auto back = bifrons::from_bytes<Figures>(bifrons::to_bytes(f));
+  const auto* ring = dynamic_cast<const Ring*>(back.figures.at(0).get());
+  ASSERT_NE(ring, nullptr);
+  EXPECT_EQ(ring->label, "r");
+}
+
+TEST(SchemaTypes, AHookThatRefusesItsDefaultsMakesNoSchema) {
+  try {
+    (void)bifrons::schema<std::optional<Positive>>();
+    ADD_FAILURE() << "schema<T>() described a class whose hook refused its defaults";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("makes schema_test::Positive, which has no default constructor"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // ---- golden schemas ------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 // expect: bifrons: schema<T>[(][)] calls each class's hook on a default-constructed object
-// The schema is what the hook writes for T{}: a class without a default constructor has none.
+// The schema is what the hook writes for T{}: a class without a default constructor (or a
+// load_and_construct, which makes one from no fields) has none.
 #include <bifrons/schema.hpp>
 
 #include <cstdint>

@@ -186,7 +186,7 @@ class basic_schema_builder {
     return doc;
   }
 
- private:
+  /// Refuses a schema: std::logic_error (a program's types, not data, are at fault).
   [[noreturn]] static void fail(const std::string& message) {
 #if BIFRONS_HAS_EXCEPTIONS
     throw std::logic_error(message);
@@ -196,6 +196,7 @@ class basic_schema_builder {
 #endif
   }
 
+ private:
   struct entry {
     const void* key;
     json::value definition;
@@ -491,15 +492,39 @@ json::value struct_definition_of(schema_builder& b, const T& object) {
   return def;
 }
 
+/// A class made only by its load_and_construct, made as a read of an envelope without fields
+/// makes it: every field its hook reads is missing, so each keeps the value the hook gives it
+/// before reading, which is the field's default (what a reader gives it where older data lacks
+/// it). Fails the schema if the hook refuses those values.
+template <class T>
+void make_from_defaults(std::optional<T>& object) {
+  static constexpr std::byte no_fields[] = {std::byte{0}};  // a struct envelope of length 0
+  source src(no_fields, sizeof no_fields, default_read_options);
+  [[maybe_unused]] std::conditional_t<may_hold_pointers<T>(), object_table_owner, no_object_table> objects(src);
+  const auto make = [&] {
+    emplace_read<T>(src, [&](auto&&... a) -> T& { return object.emplace(std::forward<decltype(a)>(a)...); });
+  };
+  const std::string name(derived_type_name<T>.view());
+  if (!or_if_throws([&] { return make(), true; }, [] { return false; }) || src.failed() || !object)
+    schema_builder::fail("bifrons: schema<T>() makes " + name +
+                         ", which has no default constructor, with its load_and_construct from no fields, to "
+                         "find its fields and their defaults; the hook refused the values it gives its locals "
+                         "before reading them (make them valid defaults, or give the class a default constructor)");
+}
+
 template <class T>
 json::value struct_definition(schema_builder& b) {
-  static_assert(access::default_constructible<T>,
+  static_assert(access::default_constructible<T> || created_by_hook<T>,
                 "bifrons: schema<T>() calls each class's hook on a default-constructed object, to find its "
                 "fields and their defaults; give this class a default constructor (a private one with "
-                "`friend bifrons::access;` will do: load_and_construct alone is not enough)");
+                "`friend bifrons::access;` will do) or a load_and_construct");
   if constexpr (access::default_constructible<T>) {
     const T object = access::make<T>();
     return struct_definition_of(b, object);
+  } else if constexpr (created_by_hook<T>) {
+    std::optional<T> object;
+    make_from_defaults(object);
+    return struct_definition_of(b, *object);
   } else {
     return {};
   }
