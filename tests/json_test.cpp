@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
@@ -205,6 +206,11 @@ void expect_inspector_agrees(const T& value) {
 TEST(ToJson, StructsAreObjectsOfTheirFields) {
   EXPECT_EQ(bifrons::to_json(json_cases::Point{3, -4}), "{\n  \"x\": 3,\n  \"y\": -4\n}");
   expect_inspector_agrees(json_cases::Point{3, -4});
+  // An indent is taken as at most 16 spaces (level * indent could overflow an int), and a
+  // negative one as 0.
+  EXPECT_EQ(bifrons::to_json(json_cases::Point{3, -4}, {.indent = INT_MAX}),
+            bifrons::to_json(json_cases::Point{3, -4}, {.indent = 16}));
+  EXPECT_EQ(bifrons::to_json(json_cases::Point{3, -4}, {.indent = -5}), "{\"x\": 3, \"y\": -4}");
 }
 
 TEST(ToJson, NamedFieldsCArraysAndMaps) {

@@ -243,6 +243,18 @@ struct Figures {
   std::vector<std::shared_ptr<Figure>> figures;
 };
 
+/// A hook that names a later field as its base's type is named: the base keeps its position's name.
+struct ClashBase {
+  std::int32_t v = 0;
+};
+struct ClashDerived : ClashBase {
+  std::int32_t x = 0;
+  template <class Ar>
+  void serialize(Ar& ar) {
+    ar(bifrons::base<ClashBase>(*this), bifrons::named("schema_test::ClashBase", x));
+  }
+};
+
 /// Made only by its hook (no default constructor, not copyable): its schema comes from the
 /// object the hook makes from no fields, whose fields hold what the hook's locals start with.
 class Ring final : public Figure {
@@ -364,6 +376,15 @@ TEST(SchemaTypes, AClassMadeOnlyByItsHookIsDescribedFromTheObjectItMakesFromNoFi
   const auto* ring = dynamic_cast<const Ring*>(back.figures.at(0).get());
   ASSERT_NE(ring, nullptr);
   EXPECT_EQ(ring->label, "r");
+}
+
+TEST(SchemaTypes, ABaseIsNamedAfterItsTypeUnlessAnotherFieldHasThatName) {
+  // (The review's case: the base named after its type clashed with a later field of that name,
+  // and the schema, with two fields of one name, was refused by every tool that loads it.)
+  EXPECT_EQ(fields_of(document<ClashDerived>(), "schema_test::ClashDerived"),
+            (std::vector<std::string>{
+                R"({"base": true, "default": "0200", "name": "field0", "type": "schema_test::ClashBase"})",
+                R"({"default": "00", "name": "schema_test::ClashBase", "type": "i32"})"}));
 }
 
 TEST(SchemaTypes, AHookThatRefusesItsDefaultsMakesNoSchema) {

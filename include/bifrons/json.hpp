@@ -31,6 +31,7 @@ namespace bifrons {
 
 struct json_options {
   /// Spaces per level of nesting, as bifrons-inspect prints (2); 0 puts the value on one line.
+  /// (Taken as at most 16: a wider indent is 16.)
   int indent = 2;
   /// Every character outside printable ASCII as a \u escape (Python's ensure_ascii), for logs
   /// that are not UTF-8; bifrons-inspect prints UTF-8 as it is.
@@ -99,7 +100,10 @@ template <class... Registered, class T>
                                  std::make_shared<const detail::failure_details>(detail::failure_details{
                                      std::move(read.note), std::move(read.path), std::string()}));
     std::string text;
-    detail::json::write(text, read.value, options.indent, options.ascii, false);
+    // Bounded, so that level * indent cannot overflow and a caller's indent cannot make the text
+    // grow beyond 16 spaces per level.
+    const int indent = options.indent < 0 ? 0 : (options.indent > 16 ? 16 : options.indent);
+    detail::json::write(text, read.value, indent, options.ascii, false);
     return text;
   } catch (const std::bad_alloc&) {
     return result<std::string>(errc::out_of_memory, 0);

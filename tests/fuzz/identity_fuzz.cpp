@@ -137,6 +137,8 @@ std::vector<Positions> positions_samples() {
 struct positions {
   static constexpr const char* name = "positions";
   static constexpr bool copy_by_bytes = true;
+  // `keyed` read from data out of key order may name a later key (format.md section 12).
+  static constexpr bool rewrite_may_be_refused = true;
   // In a vector, so that the objects are on the heap: a value returned by from_bytes<T> may move,
   // and a pointer into its own bytes is refused there (docs/format.md, section 23).
   using type = std::vector<Positions>;

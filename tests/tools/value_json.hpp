@@ -309,8 +309,8 @@ class builder {
     }
 
    private:
-    /// docs/schema.md: a base is named after its type (unless a field before it has that name,
-    /// which no test type does), any other unnamed field after its position.
+    /// docs/schema.md: a base is named after its type (unless another field has that name, which
+    /// no test type does), any other unnamed field after its position.
     template <class A>
     std::string unnamed() const {
       if constexpr (is_base_ref<A>::value)

@@ -242,6 +242,10 @@ struct Flagged {
   std::int32_t id = 0;
   bool on = false;
 };
+/// 64 bytes: written back, a record of stride 0 takes 64 bytes where the input had none.
+struct Big {
+  std::int32_t v[16] = {};
+};
 
 }  // namespace
 }  // namespace bifrons_test
@@ -254,6 +258,8 @@ template <>
 inline constexpr bool bifrons::enable_record<bifrons_test::NewTick> = true;
 template <>
 inline constexpr bool bifrons::enable_record<bifrons_test::Flagged> = true;
+template <>
+inline constexpr bool bifrons::enable_record<bifrons_test::Big> = true;
 
 namespace bifrons_test {
 namespace {
@@ -349,6 +355,21 @@ TEST(BlockView, RecordsOfAWriterWithNoFieldsAreDefaultsOfNoBytes) {
   EXPECT_EQ(std::ranges::count_if(view, [](const Tick& t) { return t.id == 0 && t.price == 0; }), 3);
   EXPECT_EQ(bifrons::to_bytes(view), bifrons::to_bytes(std::vector<Tick>(3)));
   EXPECT_EQ(bifrons::serialized_size(view), bifrons::to_bytes(view).size());
+}
+
+TEST(BlockView, RecordsShorterThanTheReadersAreChargedWhatTheyGrowTo) {
+  // 2^26 records of stride 0 in 5 bytes: written back they would take 4 GiB. The view is
+  // charged that growth, as a vector of them is (the review's input, which on a 32-bit host made
+  // the size wrap and the write overflow its buffer).
+  const bytes hostile = B({0x80, 0x80, 0x80, 0x20, 0x00});
+  EXPECT_TRUE(fails_with<std::vector<Big>>(hostile, errc::allocation_limit_exceeded, 0));
+  EXPECT_TRUE(fails_with<bifrons::block_view<Big>>(hostile, errc::allocation_limit_exceeded, 0));
+  // Within the budget it reads, and its size is what it writes.
+  const bytes fine = B({0x10, 0x00});
+  const auto view = bifrons::from_bytes<bifrons::block_view<Big>>(fine);
+  EXPECT_EQ(view.size(), 16u);
+  EXPECT_EQ(bifrons::serialized_size(view), bifrons::to_bytes(view).size());
+  EXPECT_EQ(bifrons::to_bytes(view), bifrons::to_bytes(std::vector<Big>(16)));
 }
 
 TEST(BlockView, ChecksRecordsWhoseBytesMayNotBeAValueWhenRead) {

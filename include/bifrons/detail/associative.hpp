@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <iterator>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -235,11 +234,6 @@ struct associative_codec {
   }
 
  private:
-  /// An ordered set or map whose elements may hold objects that pointers name is read only from
-  /// data in its order (where that order does not depend on the host: canonical_sort).
-  static constexpr bool keeps_data_order = requires { typename C::key_compare; } && canonical_sort<C>() == 0 &&
-                                           may_hold_identity<Element>();
-
   static Element& element(Element& e) noexcept { return e; }
   static Element& element(std::optional<Element>& e) noexcept { return *e; }
 
@@ -261,19 +255,7 @@ struct associative_codec {
           return false;
         }
       }
-      if (const auto it = insert_read(in, c, std::move(e), at); it != c.end()) {
-        element_moved(objects, e, it);
-        if constexpr (keeps_data_order) {
-          // Later elements may name objects in this one, in the order of the data: an element that
-          // went before them would be written, again, after a pointer that names it (which the
-          // writer refuses, as the format has no forward references). The writer's own data is in
-          // this order.
-          if (std::next(it) != c.end()) [[unlikely]] {
-            in.fail_at(errc::invalid_value, at);
-            return false;
-          }
-        }
-      }
+      if (const auto it = insert_read(in, c, std::move(e), at); it != c.end()) element_moved(objects, e, it);
     } else {
       read();
       if (in.failed()) [[unlikely]]

@@ -214,24 +214,31 @@ BIFRONS_INLINE T* new_read(source& in, Introduced&& introduced, Owned&& owned) {
       object = new T();
     else
       object = access::make_new<T>();
-    introduced(object);
+    // Nothing owns the object until owned(): if the table cannot record it (std::bad_alloc),
+    // it is deleted here.
+    or_if_out_of_memory([&] { introduced(object); },
+                        [&] {
+                          delete object;
+                          rethrow();
+                        });
     owned(object);
     fresh_guard guard(in, true);
     codec<T>::read(in, *object);
     return object;
   } else {
     void* storage = allocate_object<T>();
-    introduced(static_cast<T*>(storage));
     const auto place = [&](auto&&... a) -> T& { return *::new (storage) T(std::forward<decltype(a)>(a)...); };
     T* object;
 #if BIFRONS_HAS_EXCEPTIONS
     try {
+      introduced(static_cast<T*>(storage));  // (inside: storage is freed if the table cannot record it)
       object = &emplace_read<T>(in, place);
     } catch (...) {
       free_object<T>(storage);
       throw;
     }
 #else
+    introduced(static_cast<T*>(storage));
     object = &emplace_read<T>(in, place);
 #endif
     owned(object);

@@ -345,33 +345,36 @@ class schema_archive {
     } else {
       describe_field(field, arg);
     }
-    field.set("name", name.empty() ? unnamed_field_name<A>(field) : std::string(name));
+    if (name.empty()) {
+      // A hook's field without a name is named after its position; a base after its type (as
+      // the schema's "types" spells it), once every field is known (take_fields).
+      if constexpr (is_base<A>::value) {
+        const json::value* type = field.find("type");
+        if (type != nullptr && type->is_string()) named_after_type_.push_back(position_);
+      }
+      field.set("name", "field" + std::to_string(position_));
+    } else {
+      field.set("name", std::string(name));
+    }
     field.set("default", default_hex(arg));
     fields_.push(std::move(field));
     ++position_;
   }
 
-  json::value take_fields() { return std::move(fields_); }
+  /// The fields; each unnamed base is named after its type unless another field, before or after
+  /// it, has that name (then it keeps its position's name).
+  json::value take_fields() {
+    std::vector<json::value>& fields = fields_.items();
+    for (const std::size_t i : named_after_type_) {
+      const std::string type = fields[i].find("type")->text();
+      bool taken = false;
+      for (const json::value& f : fields) taken = taken || f.find("name")->text() == type;
+      if (!taken) fields[i].set("name", json::value(type));
+    }
+    return std::move(fields_);
+  }
 
  private:
-  /// A hook's field without a name: a base is named after its type (as the schema's "types"
-  /// spells it), unless a field before it has that name; any other field after its position.
-  template <class A>
-  std::string unnamed_field_name(const json::value& field) const {
-    if constexpr (is_base<A>::value) {
-      const json::value* type = field.find("type");
-      if (type != nullptr && type->is_string() && !has_field_named(type->text())) return type->text();
-    }
-    return "field" + std::to_string(position_);
-  }
-  [[nodiscard]] bool has_field_named(std::string_view name) const {
-    for (const json::value& f : fields_.items()) {
-      const json::value* n = f.find("name");
-      if (n != nullptr && n->text() == name) return true;
-    }
-    return false;
-  }
-
   template <class A>
   void describe_field(json::value& field, const A& arg) {
     field.set("type", field_type(arg));
@@ -438,6 +441,7 @@ class schema_archive {
   schema_builder& builder_;
   json::value fields_ = json::value::array();
   std::size_t position_ = 0;
+  std::vector<std::size_t> named_after_type_;  // positions of unnamed bases
 };
 
 template <class R>

@@ -315,8 +315,9 @@ class basic_write_session {
   /// die with the read): unwritten_pointee. A cycle of owners: ownership_cycle.
   void end_size_pass() noexcept {
     if (!observed_.empty() && error_ == errc::ok) {
-      refuse_if([&] { return observer_would_dangle(); }, errc::unwritten_pointee);
-      if (error_ == errc::unwritten_pointee) note_dangling_observer();
+      bool dangles = false;  // (not set where the check ran out of memory: no note then)
+      refuse_if([&] { return dangles = observer_would_dangle(); }, errc::unwritten_pointee);
+      if (dangles) note_dangling_observer();
     }
     if (has_links_up_) refuse_if([&] { return cycles_closed(); }, errc::ownership_cycle);
   }

@@ -222,9 +222,16 @@ struct codec<block_view<T>> {
       v = V(p, n, width);
     } else {
       using L = detail::record_layout<T>;
+      const std::byte* start = in.position();
       const detail::record_block block = detail::take_record_block<T>(in, 0, ~std::size_t{0});
       if (in.failed()) return;
       const auto [p, n, stride] = block;
+      // Records shorter than this program's (an older writer's; stride 0 has no bytes at all)
+      // take more room written again than in the input: that growth is charged to the budget, as
+      // a vector of them would be, so that writing the view back stays bounded (and n * L::size
+      // cannot wrap). Records at least as long as L::size write back into fewer bytes than they
+      // read from, and cost nothing.
+      if (stride < L::size && !in.charge(start, n, L::size - stride)) return;
       if constexpr (!L::memory_is_wire) {
         T e{};
         for (std::size_t i = 0; i < n; ++i)
