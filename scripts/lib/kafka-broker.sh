@@ -127,10 +127,16 @@ start() {
   configure "$dir"
   if [[ ! -f $dir/data/meta.properties ]]; then
     local cluster_id
-    # A cluster id is 16 random bytes in URL-safe base64 without padding.
-    cluster_id=$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c1-22)
+    # A cluster id is 16 random bytes in URL-safe base64 without padding. One that begins with
+    # '-' (a '+' of base64, 1 in 64) was taken for an option by the storage tool's argument
+    # parser ("--cluster-id: expected one argument"), and the stage failed: the id is passed as
+    # --cluster-id=ID, and drawn again until it begins otherwise, as Kafka's own ids do.
+    cluster_id=-
+    while [[ $cluster_id == -* ]]; do
+      cluster_id=$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c1-22)
+    done
     java_command "$dir"
-    "${JAVA_COMMAND[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" \
+    "${JAVA_COMMAND[@]}" kafka.tools.StorageTool format --cluster-id="$cluster_id" -c "$dir/server.properties" \
       >"$dir/format.log" 2>&1 || { cat "$dir/format.log" >&2; die "formatting $dir/data failed"; }
   fi
   : >"$dir/broker.log"

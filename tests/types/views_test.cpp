@@ -358,12 +358,15 @@ TEST(BlockView, RecordsOfAWriterWithNoFieldsAreDefaultsOfNoBytes) {
 }
 
 TEST(BlockView, RecordsShorterThanTheReadersAreChargedWhatTheyGrowTo) {
-  // 2^26 records of stride 0 in 5 bytes: written back they would take 4 GiB. The view is
-  // charged that growth, as a vector of them is (the review's input, which on a 32-bit host made
-  // the size wrap and the write overflow its buffer).
-  const bytes hostile = B({0x80, 0x80, 0x80, 0x20, 0x00});
+  // 2^23 records of stride 0 in 5 bytes: written back they would take 512 MiB, past the default
+  // budget. The view is charged that growth, as a vector of them is. (The review's input had
+  // 2^26, which on a 32-bit host made the size wrap and the write overflow its buffer; a vector
+  // refuses that many 64-byte elements there by its max_size, before the budget.)
+  const bytes hostile = B({0x80, 0x80, 0x80, 0x04, 0x00});
   EXPECT_TRUE(fails_with<std::vector<Big>>(hostile, errc::allocation_limit_exceeded, 0));
   EXPECT_TRUE(fails_with<bifrons::block_view<Big>>(hostile, errc::allocation_limit_exceeded, 0));
+  EXPECT_TRUE(fails_with<bifrons::block_view<Big>>(B({0x80, 0x80, 0x80, 0x20, 0x00}),
+                                                   errc::allocation_limit_exceeded, 0));
   // Within the budget it reads, and its size is what it writes.
   const bytes fine = B({0x10, 0x00});
   const auto view = bifrons::from_bytes<bifrons::block_view<Big>>(fine);
