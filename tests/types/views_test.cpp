@@ -365,8 +365,8 @@ TEST(BlockView, RecordsShorterThanTheReadersAreChargedWhatTheyGrowTo) {
   const bytes hostile = B({0x80, 0x80, 0x80, 0x04, 0x00});
   EXPECT_TRUE(fails_with<std::vector<Big>>(hostile, errc::allocation_limit_exceeded, 0));
   EXPECT_TRUE(fails_with<bifrons::block_view<Big>>(hostile, errc::allocation_limit_exceeded, 0));
-  EXPECT_TRUE(fails_with<bifrons::block_view<Big>>(B({0x80, 0x80, 0x80, 0x20, 0x00}),
-                                                   errc::allocation_limit_exceeded, 0));
+  EXPECT_TRUE(fails_with<bifrons::block_view<Big>>(B({0x80, 0x80, 0x80, 0x20, 0x00}), errc::allocation_limit_exceeded,
+                                                   0));
   // Within the budget it reads, and its size is what it writes.
   const bytes fine = B({0x10, 0x00});
   const auto view = bifrons::from_bytes<bifrons::block_view<Big>>(fine);
