@@ -216,11 +216,16 @@ BIFRONS_INLINE T* new_read(source& in, Introduced&& introduced, Owned&& owned) {
       object = access::make_new<T>();
     // Nothing owns the object until owned(): if the table cannot record it (std::bad_alloc),
     // it is deleted here.
-    or_if_out_of_memory([&] { introduced(object); },
-                        [&] {
-                          delete object;
-                          rethrow();
-                        });
+#if BIFRONS_HAS_EXCEPTIONS
+    try {
+      introduced(object);
+    } catch (...) {
+      delete object;
+      throw;
+    }
+#else
+    introduced(object);
+#endif
     owned(object);
     fresh_guard guard(in, true);
     codec<T>::read(in, *object);

@@ -509,7 +509,7 @@ void make_from_defaults(std::optional<T>& object) {
     emplace_read<T>(src, [&](auto&&... a) -> T& { return object.emplace(std::forward<decltype(a)>(a)...); });
   };
   const std::string name(derived_type_name<T>.view());
-  if (!or_if_throws([&] { return make(), true; }, [] { return false; }) || src.failed() || !object)
+  if (!or_if_throws([&] { return make(), true; }, [] { return false; }) || src.failed())
     schema_builder::fail("bifrons: schema<T>() makes " + name +
                          ", which has no default constructor, with its load_and_construct from no fields, to "
                          "find its fields and their defaults; the hook refused the values it gives its locals "

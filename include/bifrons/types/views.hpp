@@ -170,24 +170,14 @@ class block_view {
       }
       T v{};
       const std::byte* bad = nullptr;
-      if (stride >= L::size) [[likely]]
-        (void)L::load(p, L::size, v, bad);
-      else
-        (void)L::load(p, stride, v, bad);
+      (void)L::load(p, stride < L::size ? stride : L::size, v, bad);
       return v;
     }
   }
 
   const std::byte* data_ = nullptr;
   std::size_t size_ = 0;
-  [[no_unique_address]] std::conditional_t<fixed_stride, stride_of_numbers, std::size_t> stride_ = first_stride();
-
-  static constexpr auto first_stride() noexcept {
-    if constexpr (fixed_stride)
-      return stride_of_numbers{};
-    else
-      return std::size_t{0};
-  }
+  [[no_unique_address]] std::conditional_t<fixed_stride, stride_of_numbers, std::size_t> stride_{};
 };
 
 template <class T>
@@ -214,10 +204,10 @@ struct codec<block_view<T>> {
       if (p == nullptr) return;
       if constexpr (!every_pattern_is_a_value) {
         T e{};
-        for (std::size_t i = 0; i < n; ++i) {
-          if (!detail::load_element(p + i * width, e)) [[unlikely]]
-            return detail::fail_at_invalid_element<T>(in, p + i * width, n - i);
-        }
+        bool ok = true;
+        for (std::size_t i = 0; i < n; ++i) ok &= detail::load_element(p + i * width, e);
+        if (!ok) [[unlikely]]
+          return detail::fail_at_invalid_element<T>(in, p, n);
       }
       v = V(p, n, width);
     } else {
