@@ -1,0 +1,116 @@
+// bench_views: iterating a bifrons::block_view (a block read in place, at any alignment) against a
+// loop over an aligned std::span of the same elements, the physical limit of reading a block
+// (issue 34: within 10% at -O2 and -O3). The view's block is placed one byte off its elements'
+// alignment, the span's on it. Each round times both loops, interleaved; a row is the best round.
+// Output, one line per element type, read by bench/report/report.py:
+//   views <type> elements=<n> span_us=<t> view_us=<t> ratio=<view / span>
+// Usage: bench_views [rounds] (scripts/bench: 15, smoke 2).
+#include <bifrons/core.hpp>
+#include <bifrons/record.hpp>
+#include <bifrons/types/vector.hpp>
+#include <bifrons/types/views.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <span>
+#include <vector>
+
+namespace {
+
+struct Pair {
+  std::int32_t a;
+  std::int32_t b;
+};
+
+}  // namespace
+
+template <>
+inline constexpr bool bifrons::enable_record<Pair> = true;
+
+namespace {
+
+/// The bytes of `encoded` copied so that its block (after `head` bytes of count and stride)
+/// starts `offset` bytes past an address aligned for T.
+template <class T>
+std::span<const std::byte> placed(std::vector<std::byte>& storage, const std::vector<std::byte>& encoded,
+                                  std::size_t head, std::size_t offset) {
+  storage.assign(encoded.size() + 2 * alignof(T) + 1, std::byte{0});
+  std::byte* base = storage.data();
+  while ((reinterpret_cast<std::uintptr_t>(base + head) % alignof(T)) != offset) ++base;
+  std::memcpy(base, encoded.data(), encoded.size());
+  return {base, encoded.size()};
+}
+
+long long sum(const std::int32_t& x) { return x; }
+// The bits of a double, added as an integer: a chain of floating-point additions would time the
+// adder's latency, not the reading of the elements.
+unsigned long long sum(double x) { return std::bit_cast<unsigned long long>(x); }
+long long sum(const Pair& p) { return static_cast<long long>(p.a) + p.b; }
+
+template <class T>
+int run(const char* name, std::vector<T> values, int rounds) {
+  const std::vector<std::byte> encoded = bifrons::to_bytes(values);
+  const std::size_t head = encoded.size() - values.size() * sizeof(T);
+  std::vector<std::byte> aligned_storage, misaligned_storage;
+  const auto span = bifrons::from_bytes<std::span<const T>>(placed<T>(aligned_storage, encoded, head, 0));
+  const auto view = bifrons::from_bytes<bifrons::block_view<T>>(placed<T>(misaligned_storage, encoded, head, 1));
+  if (span.size() != values.size() || view.size() != values.size()) {
+    std::fprintf(stderr, "bench_views: %s: the span or the view does not hold every element\n", name);
+    return 1;
+  }
+  using clock = std::chrono::steady_clock;
+  constexpr int passes = 20;
+  double span_best = 1e300, view_best = 1e300;
+  using total = decltype(sum(values[0]));
+  total span_total = 0, view_total = 0;
+  for (int round = 0; round < rounds; ++round) {
+    const auto t0 = clock::now();
+    for (int pass = 0; pass < passes; ++pass) {
+      total s = 0;
+      for (const T& x : span) s += sum(x);
+      span_total += s;
+    }
+    const auto t1 = clock::now();
+    for (int pass = 0; pass < passes; ++pass) {
+      total s = 0;
+      for (const T x : view) s += sum(x);
+      view_total += s;
+    }
+    const auto t2 = clock::now();
+    span_best = std::min(span_best, std::chrono::duration<double, std::micro>(t1 - t0).count() / passes);
+    view_best = std::min(view_best, std::chrono::duration<double, std::micro>(t2 - t1).count() / passes);
+  }
+  // A view that read other values than the span would differ here.
+  if (span_total != view_total) {
+    std::fprintf(stderr, "bench_views: %s: the view's elements differ from the span's\n", name);
+    return 1;
+  }
+  std::printf("views %s elements=%zu span_us=%.3f view_us=%.3f ratio=%.3f\n", name, values.size(), span_best,
+              view_best, view_best / span_best);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 15;
+  constexpr std::size_t n = std::size_t{1} << 16;
+  std::vector<std::int32_t> ints(n);
+  std::vector<double> doubles(n);
+  std::vector<Pair> pairs(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    ints[i] = static_cast<std::int32_t>(i * 2654435761u);
+    doubles[i] = static_cast<double>(i) + 0.5;
+    pairs[i] = {static_cast<std::int32_t>(i), static_cast<std::int32_t>(3 * i)};
+  }
+  int failed = 0;
+  failed |= run("int32", std::move(ints), rounds);
+  failed |= run("double", std::move(doubles), rounds);
+  failed |= run("record", std::move(pairs), rounds);
+  return failed;
+}
