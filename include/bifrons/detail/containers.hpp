@@ -155,6 +155,11 @@ std::byte* write_elements(std::byte* out, const Range& r, std::size_t n) {
     for (const T e : r) out = store_element(out, e);
     return out;
   } else {
+    if constexpr (contiguous_iterator<decltype(std::begin(r))> &&
+                  requires(const T* in) { codec<T>::write_runs(out, in, n); }) {
+      // Structs of small integers, several fields at a time where the processor can.
+      if (std::byte* end = codec<T>::write_runs(out, std::to_address(std::begin(r)), n)) return end;
+    }
     (void)n;
     for (const auto& e : r) out = codec<T>::write(out, e);
     return out;
@@ -201,6 +206,12 @@ void read_elements(source& in, It first, std::size_t n, std::size_t reused) {
     fresh_guard guard(in, parent_fresh);
     [[maybe_unused]] auto path = element_path<T>(in);
     std::size_t i = 0;
+    if constexpr (contiguous_iterator<It> && requires(T* out) { codec<T>::read_runs(in, out, n); }) {
+      // Structs of small integers, several fields at a time where the processor can; read() takes
+      // the first element that read_runs does not, and the rest.
+      i = codec<T>::read_runs(in, std::to_address(first), n);
+      first += static_cast<std::iter_difference_t<It>>(i);
+    }
     for (; i < reused; ++i, ++first) {
       in.fresh = parent_fresh;
       path.element(i);

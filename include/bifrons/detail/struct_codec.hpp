@@ -8,6 +8,7 @@
 // Header: varint((body_length << 1) | has_version), then varint(version) if has_version, then
 // the fields in declaration order with no tags. See docs/format.md, "Structs".
 
+#include <array>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -24,6 +25,7 @@
 #include "pointer_codec.hpp"
 #include "record_codec.hpp"
 #include "scalars.hpp"
+#include "varint_run.hpp"
 
 namespace bifrons {
 
@@ -98,6 +100,54 @@ BIFRONS_INLINE bool read_unchecked(const std::byte*& p, T& v) noexcept {
 template <class... F>
 constexpr bool all_unchecked_fields(type_list<F...>) {
   return (unchecked_field<F> && ...);
+}
+
+/// Fields that a varint run decodes (varint_run.hpp): integers of up to 32 bits, and enums that
+/// travel as one.
+template <class T>
+struct run_integer {
+  using type = T;
+};
+template <class T>
+  requires std::is_enum_v<T>
+struct run_integer<T> {
+  using type = std::underlying_type_t<T>;
+};
+template <class T>
+concept run_field = (varint_integer<T> || (std::is_enum_v<T> && fixed_underlying_enum<T> &&
+                                           varint_integer<typename run_integer<T>::type>)) &&
+                    codec<T>::max_size <= max_run_varint;
+
+template <class... F>
+constexpr bool all_run_fields(type_list<F...>) {
+  return sizeof...(F) != 0 && sizeof...(F) <= max_run_fields && (run_field<F> && ...);
+}
+
+/// For each field of a run, the bits of its raw varint that its type cannot hold (0 past the
+/// last field).
+template <class... F>
+constexpr std::array<std::uint64_t, max_run_fields> run_excess_bits(type_list<F...>) noexcept {
+  std::array<std::uint64_t, max_run_fields> bits{};
+  std::size_t i = 0;
+  ((bits[i++] = ~max_raw_varint<typename run_integer<F>::type>), ...);
+  return bits;
+}
+
+template <run_field T>
+BIFRONS_INLINE void set_run_field(T& field, std::uint64_t raw) noexcept {
+  field = static_cast<T>(varint_value<typename run_integer<T>::type>(raw));
+}
+
+/// The raw varint a run field is written as (after zigzag, for signed types).
+template <run_field T>
+BIFRONS_INLINE std::uint64_t run_raw(const T& field) noexcept {
+  using I = typename run_integer<T>::type;
+  using W = wire_integer_t<I>;
+  const auto v = static_cast<I>(field);
+  if constexpr (std::is_signed_v<W>)
+    return zigzag(static_cast<std::int64_t>(v));
+  else
+    return static_cast<std::uint64_t>(static_cast<W>(v));
 }
 
 /// Fails the read with newer_version at `at`, naming the class and both versions.
@@ -193,6 +243,34 @@ struct struct_codec {
       return max_body != unbounded && all_unchecked_fields(member_types<T>{});
     else
       return false;
+  }();
+
+  /// A body of varints that read_runs decodes several at a time where the processor can.
+  static constexpr bool varint_run_body = [] {
+    if constexpr (unchecked_body && !enable_identity<T>)
+      return max_body < run_reach && all_run_fields(member_types<T>{});
+    else
+      return false;
+  }();
+
+  /// The type of every field of a run body whose fields all have one type and lie in memory as an
+  /// array of it would (no padding): read and written as the object's bytes. void otherwise.
+  using run_uniform_field = decltype([] {
+    if constexpr (varint_run_body) {
+      return []<class F, class... G>(type_list<F, G...>) {
+        if constexpr ((std::is_same_v<F, G> && ...) && std::is_standard_layout_v<T> &&
+                      std::is_trivially_copyable_v<T> && sizeof(T) == (1 + sizeof...(G)) * sizeof(F) && sizeof(F) <= 4)
+          return F{};
+      }(member_types<T>{});
+    }
+  }());
+  static constexpr bool uniform_run = !std::is_void_v<run_uniform_field>;
+
+  static constexpr std::array<std::uint64_t, max_run_fields> run_excess = [] {
+    if constexpr (varint_run_body)
+      return run_excess_bits(member_types<T>{});
+    else
+      return std::array<std::uint64_t, max_run_fields>{};
   }();
 
   static std::size_t size(const T& v) {
@@ -292,6 +370,40 @@ struct struct_codec {
   }
 
   static void read(source& in, T& v) { read_object<true>(in, v); }
+
+  /// Writes the n structs at `in` (a block of them) where the processor decodes runs, and returns
+  /// the end; returns nullptr, having written nothing, where it does not (write() then writes
+  /// them one by one, with the same bytes).
+  static std::byte* write_runs(std::byte* out, const T* in, std::size_t n) noexcept
+    requires varint_run_body
+  {
+#if BIFRONS_SIMD_RUNS
+    if (!simd_runs_available()) return nullptr;
+    return write_runs_simd(out, in, n);
+#else
+    (void)out, (void)in, (void)n;
+    return nullptr;
+#endif
+  }
+
+  /// Reads elements of a block of n, in order, while each is a struct whose body decode_varint_run
+  /// can take (no version, within the input, every field valid), and returns how many it read; the
+  /// caller reads the next one with read(), which reports what is wrong with it, if anything.
+  /// Each element's fields are all written, so that it does not matter whether it was fresh.
+  static std::size_t read_runs(source& in, T* out, std::size_t n) noexcept
+    requires varint_run_body
+  {
+#if BIFRONS_SIMD_RUNS
+    if (n == 0 || !simd_runs_available() || in.depth_left() == 0) return 0;
+    const std::byte* p = in.position();
+    const std::size_t done = read_runs_simd(p, p + in.remaining(), p + in.readable(), out, n);
+    (void)in.skip(static_cast<std::size_t>(p - in.position()));
+    return done;
+#else
+    (void)in, (void)out, (void)n;
+    return 0;
+#endif
+  }
   /// read() of a base-class subobject (base<B>(*this)).
   static void read_subobject(source& in, T& v) { read_object<false>(in, v); }
 
@@ -393,6 +505,56 @@ struct struct_codec {
       in.leave();
     }
   }
+
+#if BIFRONS_SIMD_RUNS
+  /// read_runs' loop, with the instruction sets decode_varint_run needs: p moves past the
+  /// elements read; `limit` ends the bytes they may hold, `end` the bytes that may be loaded.
+  BIFRONS_SIMD_RUN_TARGET [[gnu::noinline]] static std::size_t read_runs_simd(const std::byte*& p,
+                                                                              const std::byte* limit,
+                                                                              const std::byte* end, T* out,
+                                                                              std::size_t n) noexcept {
+    std::size_t done = 0;
+    for (; done < n && end - p > static_cast<std::ptrdiff_t>(run_reach); ++done) {
+      // A one-byte header without a version (max_body < 64), and a body within the input.
+      const auto header = static_cast<std::uint8_t>(*p);
+      if (header >= 0x80 || (header & 1) != 0) break;
+      const std::size_t length = header >> 1;
+      if (length > static_cast<std::size_t>(limit - p) - 1) break;
+      run_lanes lanes;
+      if (!decode_varint_run<member_count<T>>(p + 1, length, run_excess.data(), lanes)) break;
+      // (Through an array, field by field: the compiler turns it into vector stores where the
+      // fields allow, and on Zen 4 that was faster than narrowing the lanes into masked stores.)
+      std::uint64_t raw[max_run_fields];
+      store_run<member_count<T>>(raw, lanes);
+      visit_members<member_count<T>>(out[done], [&](auto&... fields) BIFRONS_INLINE_LAMBDA {
+        std::size_t i = 0;
+        (set_run_field(fields, raw[i++]), ...);
+      });
+      p += 1 + length;
+    }
+    return done;
+  }
+
+  BIFRONS_SIMD_RUN_TARGET [[gnu::noinline]] static std::byte* write_runs_simd(std::byte* out, const T* in,
+                                                                              std::size_t n) noexcept {
+    for (std::size_t k = 0; k < n; ++k) {
+      if constexpr (uniform_run) {
+        using F = run_uniform_field;
+        out = encode_varint_run<member_count<T>>(
+            out, load_run<F, wire_integer_t<typename run_integer<F>::type>, member_count<T>>(
+                     reinterpret_cast<const std::byte*>(in + k)));
+      } else {
+        std::uint64_t raw[max_run_fields] = {};
+        visit_members<member_count<T>>(in[k], [&](const auto&... fields) BIFRONS_INLINE_LAMBDA {
+          std::size_t i = 0;
+          ((raw[i++] = run_raw(fields)), ...);
+        });
+        out = encode_varint_run<member_count<T>>(out, load_run<member_count<T>>(raw));
+      }
+    }
+    return out;
+  }
+#endif
 
   /// Gives the fields of an aggregate from position `first` on the values a new T holds.
   //

@@ -1,0 +1,272 @@
+// Runs of varints (detail/varint_run.hpp): the bodies of structs of small integers, which blocks
+// of them decode several fields at a time where the processor has AVX-512 VBMI2. Every input must
+// read as the scalar decoder reads it (detail::simd_runs_allowed off): the same value, or the same
+// error at the same offset. The tests compare the two on values of every range, on every byte of
+// an encoding changed, on every truncation, and on the invalid runs the checks exist for.
+#include <bifrons/core.hpp>
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "types/test_support.hpp"
+
+namespace {
+
+using namespace bifrons_test;
+using bifrons::errc;
+
+struct Ten {
+  std::int32_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0, i = 0, j = 0;
+  friend bool operator==(const Ten&, const Ten&) = default;
+};
+
+enum class Tone : std::int16_t { low = -3, mid = 0, high = 300 };
+
+struct Mixed {
+  std::int8_t a = 0;
+  std::uint8_t b = 0;
+  std::int16_t c = 0;
+  std::uint16_t d = 0;
+  Tone e = Tone::mid;
+  std::int32_t f = 0;
+  std::uint32_t g = 0;
+  friend bool operator==(const Mixed&, const Mixed&) = default;
+};
+
+/// The most fields a run holds.
+struct Sixteen {
+  std::int16_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0;
+  std::int16_t i = 0, j = 0, k = 0, l = 0, m = 0, n = 0, o = 0, p = 0;
+  friend bool operator==(const Sixteen&, const Sixteen&) = default;
+};
+
+/// Nine one-byte fields: two lanes of 8, read and written as the object's bytes.
+struct Nine {
+  std::int8_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0, i = 0;
+  friend bool operator==(const Nine&, const Nine&) = default;
+};
+
+/// A struct with a field a run cannot take (64 bits) reads field by field.
+struct Wide {
+  std::int32_t a = 0;
+  std::int64_t b = 0;
+};
+
+static_assert(bifrons::detail::struct_codec<Ten>::varint_run_body);
+static_assert(bifrons::detail::struct_codec<Mixed>::varint_run_body);
+static_assert(bifrons::detail::struct_codec<Sixteen>::varint_run_body);
+static_assert(bifrons::detail::struct_codec<Nine>::varint_run_body);
+static_assert(bifrons::detail::struct_codec<Ten>::uniform_run && bifrons::detail::struct_codec<Nine>::uniform_run);
+static_assert(!bifrons::detail::struct_codec<Mixed>::uniform_run);
+static_assert(!bifrons::detail::struct_codec<Wide>::varint_run_body);
+
+/// Sets simd_runs_allowed for a scope.
+class runs_allowed {
+ public:
+  explicit runs_allowed(bool on) { bifrons::detail::simd_runs_allowed = on; }
+  runs_allowed(const runs_allowed&) = delete;
+  runs_allowed& operator=(const runs_allowed&) = delete;
+  ~runs_allowed() { bifrons::detail::simd_runs_allowed = true; }
+};
+
+/// Reads `in` as T with the run decoder and with the scalar one; true if they agree.
+template <class T>
+::testing::AssertionResult decoders_agree(const bytes& in) {
+  bifrons::result<T> scalar = [&] {
+    const runs_allowed off(false);
+    return bifrons::try_from_bytes<T>(in);
+  }();
+  const bifrons::result<T> runs = bifrons::try_from_bytes<T>(in);
+  if (runs.has_value() != scalar.has_value())
+    return ::testing::AssertionFailure() << "runs " << (runs ? "succeed" : "fail") << ", scalar "
+                                         << (scalar ? "succeeds" : "fails") << " on " << hex(in);
+  if (runs && !(*runs == *scalar)) return ::testing::AssertionFailure() << "other values on " << hex(in);
+  if (!runs && (runs.code() != scalar.code() || runs.offset() != scalar.offset()))
+    return ::testing::AssertionFailure() << "runs fail with " << static_cast<int>(runs.code()) << " at "
+                                         << runs.offset() << ", scalar with " << static_cast<int>(scalar.code())
+                                         << " at " << scalar.offset() << " on " << hex(in);
+  return ::testing::AssertionSuccess();
+}
+
+template <class T>
+std::vector<T> random_values(std::size_t n, std::mt19937& rng, bool small) {
+  std::vector<T> out(n);
+  std::normal_distribution<double> normal(0.0, 127.0);
+  const auto draw = [&]<class F>(F& field) {
+    using I = typename bifrons::detail::run_integer<F>::type;
+    using limits = std::numeric_limits<I>;
+    const auto bits = static_cast<std::uint64_t>(rng()) << 32 | rng();
+    I v = small ? static_cast<I>(static_cast<long long>(normal(rng))) : static_cast<I>(bits);
+    if (bits % 16 == 0) v = bits % 32 == 0 ? limits::min() : limits::max();
+    field = static_cast<F>(v);
+  };
+  for (T& v : out) {
+    if constexpr (std::is_same_v<T, Ten>) {
+      for (std::int32_t* f : {&v.a, &v.b, &v.c, &v.d, &v.e, &v.f, &v.g, &v.h, &v.i, &v.j}) draw(*f);
+    } else if constexpr (std::is_same_v<T, Nine>) {
+      draw(v.a), draw(v.b), draw(v.c), draw(v.d), draw(v.e), draw(v.f), draw(v.g), draw(v.h), draw(v.i);
+    } else if constexpr (std::is_same_v<T, Mixed>) {
+      draw(v.a), draw(v.b), draw(v.c), draw(v.d), draw(v.e), draw(v.f), draw(v.g);
+    } else {
+      for (std::int16_t* f :
+           {&v.a, &v.b, &v.c, &v.d, &v.e, &v.f, &v.g, &v.h, &v.i, &v.j, &v.k, &v.l, &v.m, &v.n, &v.o, &v.p})
+        draw(*f);
+    }
+  }
+  return out;
+}
+
+/// Writes `value` with the run encoder and with the scalar one; true if the bytes are the same.
+template <class T>
+::testing::AssertionResult encoders_agree(const T& value) {
+  const bytes runs = bifrons::to_bytes(value);
+  const bytes scalar = [&] {
+    const runs_allowed off(false);
+    return bifrons::to_bytes(value);
+  }();
+  if (runs != scalar) return ::testing::AssertionFailure() << "runs write " << hex(runs) << ", scalar " << hex(scalar);
+  return ::testing::AssertionSuccess();
+}
+
+template <class T>
+void round_trips_both_ways() {
+  std::mt19937 rng(42);
+  for (const bool small : {true, false}) {
+    for (const std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{100}, std::size_t{1000}}) {
+      const std::vector<T> values = random_values<T>(n, rng, small);
+      const bytes in = bifrons::to_bytes(values);
+      EXPECT_TRUE(encoders_agree(values));
+      EXPECT_TRUE(reads_as(in, values));
+      EXPECT_TRUE(decoders_agree<std::vector<T>>(in));
+      // Into a vector that holds other values: every field is written.
+      std::vector<T> reused = random_values<T>(n + 3, rng, !small);
+      bifrons::from_bytes(in, reused);
+      EXPECT_EQ(reused, values);
+    }
+  }
+}
+
+// Both ways: the run encoder writes the scalar encoder's bytes, and both decoders read them back.
+TEST(VarintRun, ValuesOfEveryRangeRoundTrip) {
+  round_trips_both_ways<Ten>();
+  round_trips_both_ways<Mixed>();
+  round_trips_both_ways<Sixteen>();
+  round_trips_both_ways<Nine>();
+}
+
+// The run decoder is used where the processor has it, for every element but those near the end
+// of the input (it loads 64 bytes past each header), and nowhere else.
+TEST(VarintRun, ReadsEveryElementButTheLastWhereAvailable) {
+  std::mt19937 rng(7);
+  const std::vector<Ten> values = random_values<Ten>(200, rng, true);
+  bytes elements;
+  std::vector<std::size_t> ends;
+  for (const Ten& v : values) {
+    const bytes one = bifrons::to_bytes(v);
+    elements.insert(elements.end(), one.begin(), one.end());
+    ends.push_back(elements.size());
+  }
+  std::size_t loadable = 0;  // elements whose header has more than 64 bytes after it
+  for (std::size_t k = 0, start = 0; k < ends.size(); start = ends[k++])
+    if (elements.size() - start > 64) loadable = k + 1;
+  bifrons::detail::source in(elements.data(), elements.size(), bifrons::read_options{});
+  std::vector<Ten> out(values.size());
+  const std::size_t read = bifrons::detail::struct_codec<Ten>::read_runs(in, out.data(), out.size());
+  if (bifrons::detail::simd_runs_available()) {
+    EXPECT_EQ(read, loadable);
+    EXPECT_EQ(in.offset(), ends[read - 1]);
+    EXPECT_TRUE(std::equal(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(read), values.begin()));
+  } else {
+    EXPECT_EQ(read, 0u);
+  }
+  const runs_allowed off(false);
+  bifrons::detail::source again(elements.data(), elements.size(), bifrons::read_options{});
+  EXPECT_EQ(bifrons::detail::struct_codec<Ten>::read_runs(again, out.data(), out.size()), 0u);
+}
+
+/// A vector of structs, each followed by enough bytes for the run decoder: every byte changed to
+/// each of a few values and with each bit flipped, and every truncation, reads alike.
+template <class T>
+void every_change_agrees(const std::vector<T>& values) {
+  const bytes in = bifrons::to_bytes(values);
+  for (std::size_t at = 0; at < in.size(); ++at) {
+    for (const unsigned value : {0x00u, 0x01u, 0x0fu, 0x10u, 0x7fu, 0x80u, 0x81u, 0xffu}) {
+      bytes changed = in;
+      changed[at] = static_cast<std::byte>(value);
+      ASSERT_TRUE(decoders_agree<std::vector<T>>(changed)) << "byte " << at << " = " << value;
+    }
+    for (unsigned bit = 0; bit < 8; ++bit) {
+      bytes flipped = in;
+      flipped[at] ^= static_cast<std::byte>(1u << bit);
+      ASSERT_TRUE(decoders_agree<std::vector<T>>(flipped)) << "byte " << at << " bit " << bit;
+    }
+  }
+  for (std::size_t size = 0; size < in.size(); ++size)
+    ASSERT_TRUE(decoders_agree<std::vector<T>>(bytes(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(size))));
+}
+
+TEST(VarintRun, EveryChangedByteAndTruncationReadsAsTheScalarDecoderReadsIt) {
+  std::mt19937 rng(3);
+  every_change_agrees(random_values<Ten>(12, rng, true));
+  every_change_agrees(random_values<Ten>(6, rng, false));
+  every_change_agrees(random_values<Mixed>(12, rng, true));
+  every_change_agrees(random_values<Mixed>(8, rng, false));
+  every_change_agrees(random_values<Sixteen>(6, rng, true));
+  every_change_agrees(random_values<Nine>(10, rng, false));
+}
+
+/// A block of `count` structs: the first with `first_body`, then structs of `fields` zero fields.
+/// The run decoder reaches the first one (64 bytes follow it).
+bytes block_with_first_body(std::size_t count, const bytes& first_body, std::size_t fields) {
+  bytes out = cat({varint_bytes(count), varint_bytes(first_body.size() << 1), first_body});
+  const bytes zeros = cat({varint_bytes(fields << 1), bytes(fields, std::byte{0})});
+  for (std::size_t k = 1; k < count; ++k) out = cat({out, zeros});
+  return out;
+}
+bytes tens_with_first_body(const bytes& body) { return block_with_first_body(10, body, 10); }
+
+TEST(VarintRun, InvalidRunsFailWhereTheScalarDecoderFails) {
+  const bytes nine_zeros = B({0, 0, 0, 0, 0, 0, 0, 0, 0});
+  struct invalid {
+    const char* what;
+    bytes first_field;
+    errc code;
+  };
+  const std::vector<invalid> cases = {
+      // Longer than eight bytes with zero groups: eight bytes of it alone would read as 0.
+      {"a varint of ten bytes", B({0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}),
+       errc::value_out_of_range},
+      {"a varint of six bytes", B({0x80, 0x80, 0x80, 0x80, 0x80, 0x01}), errc::value_out_of_range},
+      {"2^32 after zigzag", B({0x80, 0x80, 0x80, 0x80, 0x10}), errc::value_out_of_range},
+      {"a second spelling of 0", B({0x80, 0x00}), errc::malformed_varint},
+      {"a second spelling of 1", B({0x81, 0x80, 0x00}), errc::malformed_varint},
+  };
+  for (const invalid& c : cases) {
+    SCOPED_TRACE(c.what);
+    const bytes in = tens_with_first_body(cat({c.first_field, nine_zeros}));
+    EXPECT_TRUE(decoders_agree<std::vector<Ten>>(in));
+    EXPECT_TRUE(fails_with<std::vector<Ten>>(in, c.code, 2));
+  }
+  // An older writer's body of nine fields: the tenth keeps its default. A newer writer's of
+  // eleven: the eleventh is skipped.
+  const bytes older = tens_with_first_body(B({2, 4, 6, 8, 10, 12, 14, 16, 18}));
+  EXPECT_TRUE(decoders_agree<std::vector<Ten>>(older));
+  EXPECT_EQ(bifrons::from_bytes<std::vector<Ten>>(older)[0], (Ten{1, 2, 3, 4, 5, 6, 7, 8, 9, 0}));
+  const bytes newer = tens_with_first_body(B({2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 0xff, 0x01}));
+  EXPECT_TRUE(decoders_agree<std::vector<Ten>>(newer));
+  EXPECT_EQ(bifrons::from_bytes<std::vector<Ten>>(newer)[0], (Ten{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
+  // Out of a narrower field's range: 128 in an int8_t, 300 in an uint8_t.
+  // The field at fault is the last one of `first`, at offset 2 (after the count and the header)
+  // plus the bytes before it.
+  for (const bytes& first : {B({0x80, 0x02}), B({0x00, 0xac, 0x02})}) {
+    const bytes in = block_with_first_body(8, cat({first, B({0, 0, 0, 0, 0, 0, 0})}), 7);
+    EXPECT_TRUE(decoders_agree<std::vector<Mixed>>(in));
+    EXPECT_TRUE(fails_with<std::vector<Mixed>>(in, errc::value_out_of_range, first.size()));
+  }
+}
+
+}  // namespace
