@@ -80,7 +80,7 @@ class kafka_error : public std::runtime_error {
 
 /// Writes T's schema to directory/<schema_id<T>()>.json unless it is there, and returns that path:
 /// the schema directory beside a topic (docs/kafka.md), from which bifrons-inspect and the Python
-/// package decode any message by its header. The file appears whole (written beside it, then
+/// package decode any message by its fingerprint. The file appears whole (written beside it, then
 /// renamed), so producers that start together may all call this. Throws std::runtime_error if
 /// the file holds another schema (two schemas with one fingerprint) or cannot be written.
 template <class T>
