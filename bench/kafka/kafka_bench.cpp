@@ -5,7 +5,8 @@
 // copy as bifrons' are). Prints per encoding: messages per second from the first produce to the
 // last message read, the bytes of values and headers on the wire, the client's CPU time, and the
 // share of it that encoding and decoding COUNT values take (timed alone, in the same process).
-// bifrons runs twice: with the "bifrons-schema" header (the default) and without it.
+// bifrons runs three times, once per place of the writer's schema fingerprint: the prefix of the
+// value (the default), the "bifrons-schema" header (the default before the prefix), and nowhere.
 // With BIFRONS_KAFKA_BROKER_DIR naming the broker's directory (scripts/lib/kafka-broker.sh), also
 // the bytes each topic takes in the broker's log: record batches as sent, compressed or not.
 //
@@ -21,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -115,10 +117,10 @@ std::string unique(const std::string& what) {
 // and the group has its partition before the clock starts.
 constexpr std::int32_t warm_up_id = -1;
 
-outcome run_bifrons(const std::string& bootstrap, std::uint64_t count, kafka::fingerprint_header header) {
+outcome run_bifrons(const std::string& bootstrap, std::uint64_t count, kafka::fingerprint_placement placement) {
   const std::string topic = unique("bench-bifrons");
   model::Account account = model::make_account();
-  kafka::producer<model::Account> out(producer_settings(bootstrap), 30s, header);
+  kafka::producer<model::Account> out(producer_settings(bootstrap), 30s, placement);
   std::uint64_t dead = 0;
   kafka::consumer<model::Account> in(consumer_settings(bootstrap, topic), {topic},
                                      [&](const kafka::dead_letter&) { ++dead; });
@@ -150,18 +152,22 @@ outcome run_bifrons(const std::string& bootstrap, std::uint64_t count, kafka::fi
   result.client_cpu = process_cpu_seconds() - cpu_before;
   if (read != count || dead != 0) throw std::runtime_error("bifrons: messages lost or unreadable");
 
-  // What went on the wire, and the codec's own CPU time for count values.
+  // What went on the wire, and the codec's own CPU time for count values (as the producer writes
+  // them, and as the consumer reads them: the frame after the prefix, if any).
   std::vector<std::byte> bytes;
+  const std::size_t frame_start = placement == kafka::fingerprint_placement::prefix ? kafka::fingerprint_prefix_size
+                                                                                    : 0;
   const double codec_before = thread_cpu_seconds();
   for (std::uint64_t i = 0; i < count; ++i) {
     account.id = static_cast<std::int32_t>(i);
     bytes.clear();
-    bifrons::to_framed(account, bytes);
+    kafka::detail::write_value(account, placement, bytes);
     result.value_bytes += bytes.size();
-    if (bifrons::from_framed<model::Account>(bytes).id != account.id) throw std::runtime_error("bifrons: round trip");
+    if (bifrons::from_framed<model::Account>(std::span(bytes).subspan(frame_start)).id != account.id)
+      throw std::runtime_error("bifrons: round trip");
   }
   result.codec_cpu = thread_cpu_seconds() - codec_before;
-  if (header == kafka::fingerprint_header::send)
+  if (placement == kafka::fingerprint_placement::header)
     result.header_bytes = count * (kafka::schema_header.size() + sizeof(std::uint64_t));
   result.log_bytes = log_bytes(topic);
   return result;
@@ -277,18 +283,20 @@ int main(int argc, char** argv) {
   const std::string bootstrap = argv[1];
   const std::uint64_t count = std::strtoull(argv[2], nullptr, 10);
   try {
-    const outcome b = run_bifrons(bootstrap, count, kafka::fingerprint_header::send);
-    const outcome n = run_bifrons(bootstrap, count, kafka::fingerprint_header::omit);
+    const outcome b = run_bifrons(bootstrap, count, kafka::fingerprint_placement::prefix);
+    const outcome h = run_bifrons(bootstrap, count, kafka::fingerprint_placement::header);
+    const outcome n = run_bifrons(bootstrap, count, kafka::fingerprint_placement::omit);
     const outcome p = run_protobuf(bootstrap, count);
     const std::uint64_t expected_sum = count * (count - 1) / 2;
-    if (b.id_sum != expected_sum || n.id_sum != expected_sum || p.id_sum != expected_sum)
+    if (b.id_sum != expected_sum || h.id_sum != expected_sum || n.id_sum != expected_sum || p.id_sum != expected_sum)
       throw std::runtime_error("a message was read twice or not at all");
     std::printf("%llu Account messages, produced and consumed through %s, compression %s\n",
                 static_cast<unsigned long long>(count), bootstrap.c_str(), compression.c_str());
-    report("bifrons", b, count);
-    report("no-header", n, count);  // bifrons, fingerprint_header::omit
+    report("bifrons", b, count);  // fingerprint_placement::prefix, the default
+    report("header", h, count);   // fingerprint_placement::header
+    report("none", n, count);     // fingerprint_placement::omit
     report("protobuf", p, count);
-    for (const auto& [name, r] : {std::pair{"bifrons", b}, std::pair{"no-header", n}})
+    for (const auto& [name, r] : {std::pair{"bifrons", b}, std::pair{"header", h}, std::pair{"none", n}})
       std::printf("%s/protobuf: throughput %.2f, bytes per message %.2f (value and header), client CPU %.2f\n", name,
                   p.seconds / r.seconds,
                   static_cast<double>(r.value_bytes + r.header_bytes) /

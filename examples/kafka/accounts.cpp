@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
   const std::string topic = "accounts-" + std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
 
   // 1. The schema beside the stream: DIRECTORY/schemas/<fingerprint>.json, the name every message's
-  //    "bifrons-schema" header gives (its 8 bytes in hex).
+  //    value gives in its bytes 1 to 8 (the fingerprint prefix, in hex).
   const auto schema_file = kafka::publish_schema<Account>(directory / "schemas");
   std::printf("schema: %s\n", schema_file.string().c_str());
 

@@ -14,13 +14,14 @@
 //   for (auto& m : in.poll(500, std::chrono::seconds(1))) use(m.key, m.value);
 //   in.commit();
 //
-// A message's value is a framed bifrons message (frame.hpp), so a consumer of another type
-// refuses it at the frame; its key is the key's plain bifrons bytes (canonical, so that equal keys
-// hash to one partition and compact together). The writer's schema fingerprint travels in the
-// header "bifrons-schema" (8 bytes, big-endian; a producer may omit it), not as a prefix of the
-// value: the value stays a framed bifrons file that every bifrons reader and tool takes as it is
-// (docs/design.md, "Kafka"). Messages that fail to read go to the dead-letter handler, and
-// consumption continues.
+// A message's value is the writer's schema fingerprint (a magic byte and 8 bytes) followed by a
+// framed bifrons message (frame.hpp), so a consumer of another type refuses it at the frame; its
+// key is the key's plain bifrons bytes (canonical, so that equal keys hash to one partition and
+// compact together). The fingerprint is in the value rather than in a header because librdkafka
+// allocates every message's headers (docs/kafka.md, "The fingerprint prefix"); consumers also
+// read values without it, fingerprinted by the header "bifrons-schema" or not at all. The bytes
+// and the per-message read are in detail/kafka_message.hpp. Messages that fail to read go to the
+// dead-letter handler, and consumption continues.
 
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafkacpp.h>
@@ -52,6 +53,7 @@
 #include <utility>
 #include <vector>
 
+#include "detail/kafka_message.hpp"
 #include "frame.hpp"
 #include "read_options.hpp"
 #include "schema.hpp"
@@ -61,19 +63,6 @@
 #endif
 
 namespace bifrons::kafka {
-
-/// The header that carries the writer's schema fingerprint: its 8 bytes, big-endian
-/// (schema_fingerprint<T>()). Its data() ends in a NUL (a literal), as librdkafka's C API wants
-/// header names.
-inline constexpr std::string_view schema_header = "bifrons-schema";
-
-/// Whether a producer sends the "bifrons-schema" header with every message. Readers never need
-/// it (the frame names the type); it names the exact schema for tools and dead letters, at
-/// about 24 bytes and an allocation or two in librdkafka per message (docs/kafka.md).
-enum class fingerprint_header : bool { omit, send };
-
-/// The Key of producers and consumers of messages without a key.
-struct no_key {};
 
 /// librdkafka's configuration properties (CONFIGURATION.md of librdkafka), by name.
 using config = std::map<std::string, std::string>;
@@ -89,59 +78,9 @@ class kafka_error : public std::runtime_error {
   RdKafka::ErrorCode code_;
 };
 
-/// The 64-bit FNV-1a hash of a schema's canonical text. A fingerprint names a schema among the few
-/// versions of one topic (as Avro's 64-bit fingerprints do); it is no defence against a writer
-/// that forges one: readers never trust it, they read the value with read_options.
-constexpr std::uint64_t fingerprint(std::string_view canonical_schema) noexcept {
-  std::uint64_t hash = 0xcbf29ce484222325u;
-  for (const char c : canonical_schema) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 0x100000001b3u;
-  }
-  return hash;
-}
-
-/// The fingerprint of T's schema (schema<T>()). Computed once per type.
-template <class T>
-std::uint64_t schema_fingerprint() {
-  static const std::uint64_t hash = fingerprint(schema<T>());
-  return hash;
-}
-
-namespace detail {
-/// Writes fingerprint's 16 lowercase hex digits at out.
-inline void write_hex(std::uint64_t fingerprint, char* out) noexcept {
-  for (std::size_t i = 16; i-- > 0; fingerprint >>= 4) out[i] = "0123456789abcdef"[fingerprint & 0xf];
-}
-}  // namespace detail
-
-/// A fingerprint as 16 lowercase hex digits: how people, file names and dead letters spell it.
-inline std::string schema_id(std::uint64_t fingerprint) {
-  std::string hex(16, '0');
-  detail::write_hex(fingerprint, hex.data());
-  return hex;
-}
-
-/// schema_fingerprint<T>() as 16 lowercase hex digits: the name of T's file in a schema directory.
-/// Computed once per type.
-template <class T>
-const std::string& schema_id() {
-  static const std::string id = schema_id(schema_fingerprint<T>());
-  return id;
-}
-
-/// Whether text has the form of a schema_id: 16 lowercase hex digits. Consumers pass on only
-/// such ids, so that a schema's file name made from one stays inside its directory.
-constexpr bool is_schema_id(std::string_view text) noexcept {
-  if (text.size() != 16) return false;
-  for (const char c : text)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
-}
-
 /// Writes T's schema to directory/<schema_id<T>()>.json unless it is there, and returns that path:
 /// the schema directory beside a topic (docs/kafka.md), from which bifrons-inspect and the Python
-/// package decode any message by its header. The file appears whole (written beside it, then
+/// package decode any message by its fingerprint. The file appears whole (written beside it, then
 /// renamed), so producers that start together may all call this. Throws std::runtime_error if
 /// the file holds another schema (two schemas with one fingerprint) or cannot be written.
 template <class T>
@@ -218,7 +157,7 @@ inline std::span<const std::byte> bytes_of(const void* data, std::size_t size) n
 
 }  // namespace detail
 
-/// Writes framed Values, keyed by Key (no_key: no key), with the "bifrons-schema" header.
+/// Writes framed Values, keyed by Key (no_key: no key), after their schema fingerprint (placement).
 /// librdkafka batches them (linger.ms, batch.size); produce() returns when a message is queued.
 /// Not thread-safe: one producer per thread, or a lock around it.
 template <class Value, class Key = no_key>
@@ -227,8 +166,8 @@ class producer {
   /// settings: librdkafka's properties (bootstrap.servers at least). queue_timeout: how long
   /// produce() waits for room when librdkafka's queue is full (queue.buffering.max.messages).
   explicit producer(const config& settings, std::chrono::milliseconds queue_timeout = std::chrono::seconds(30),
-                    fingerprint_header header = fingerprint_header::send)
-      : queue_timeout_(queue_timeout), header_(header) {
+                    fingerprint_placement placement = fingerprint_placement::prefix)
+      : queue_timeout_(queue_timeout), placement_(placement) {
     std::unique_ptr<RdKafka::Conf> conf = detail::make_conf(settings);
     std::string error;
     if (conf->set("dr_cb", &reports_, error) != RdKafka::Conf::CONF_OK)
@@ -240,8 +179,8 @@ class producer {
   /// would make that call ambiguous).
   explicit producer(std::initializer_list<config::value_type> settings,
                     std::chrono::milliseconds queue_timeout = std::chrono::seconds(30),
-                    fingerprint_header header = fingerprint_header::send)
-      : producer(config(settings), queue_timeout, header) {}
+                    fingerprint_placement placement = fingerprint_placement::prefix)
+      : producer(config(settings), queue_timeout, placement) {}
   producer(const producer&) = delete;
   producer& operator=(const producer&) = delete;
   /// Waits up to 10 s for queued messages to be delivered; call flush() to know they were.
@@ -314,16 +253,7 @@ class producer {
   // Headers object for every message.
   void send(const std::string& topic, std::span<const std::byte> key, const Value& value) {
     detail::malloc_bytes payload;
-    // One allocation: to_framed grows its container twice (the frame, then the value).
-    payload.reserve(frame_magic.size() + 2 * bifrons::detail::max_varint_size + frame_type_name<Value>().size() +
-                    size_bound(value));
-    to_framed(value, payload);
-    static const std::array<std::byte, 8> id = [] {
-      std::array<std::byte, 8> bytes{};
-      std::uint64_t hash = schema_fingerprint<Value>();
-      for (std::size_t i = bytes.size(); i-- > 0; hash >>= 8) bytes[i] = static_cast<std::byte>(hash & 0xff);
-      return bytes;
-    }();
+    detail::write_value(value, placement_, payload);
     rd_kafka_vu_t parts[5] = {};
     std::size_t part_count = 0;
     parts[part_count].vtype = RD_KAFKA_VTYPE_TOPIC;
@@ -333,7 +263,8 @@ class producer {
     parts[part_count++].u.i = RD_KAFKA_MSG_F_FREE;
     parts[part_count].vtype = RD_KAFKA_VTYPE_VALUE;
     parts[part_count++].u.mem = {payload.data(), payload.size()};
-    if (header_ == fingerprint_header::send) {
+    if (placement_ == fingerprint_placement::header) {
+      static const std::array<std::byte, 8> id = detail::fingerprint_bytes(schema_fingerprint<Value>());
       parts[part_count].vtype = RD_KAFKA_VTYPE_HEADER;  // librdkafka copies the header's name and value
       parts[part_count++].u.header = {schema_header.data(), id.data(), static_cast<ssize_t>(id.size())};
     }
@@ -362,45 +293,8 @@ class producer {
   delivery_reports reports_;  // before producer_: librdkafka calls it until the producer is gone
   std::unique_ptr<RdKafka::Producer> producer_;
   std::chrono::milliseconds queue_timeout_;
-  fingerprint_header header_;
+  fingerprint_placement placement_;
   std::vector<std::byte> key_bytes_;
-};
-
-/// What part of a message failed to read.
-enum class message_part : std::uint8_t { key, value };
-
-/// A message that a consumer could not read: where it is, why, and its bytes. The views and spans
-/// point into librdkafka's message and are valid during the dead-letter call only.
-struct dead_letter {
-  std::string_view topic;
-  std::int32_t partition = 0;
-  std::int64_t offset = 0;
-  message_part part = message_part::value;
-  errc code = errc::ok;           ///< not_bifrons, type_mismatch, or what the read reports
-  std::size_t error_offset = 0;   ///< in the part's bytes (a framed value: from the frame's first byte)
-  std::string_view schema_id;     ///< the writer's "bifrons-schema" header; empty without one, or if
-                                  ///< it is not 16 lowercase hex digits (is_schema_id)
-  std::span<const std::byte> key;
-  std::span<const std::byte> value;
-
-  /// "accounts[0]@17: value: the frame names another type at 5"
-  [[nodiscard]] std::string message() const {
-    return std::string(topic) + "[" + std::to_string(partition) + "]@" + std::to_string(offset) + ": " +
-           (part == message_part::key ? "key: " : "value: ") + std::string(describe(code)) + " at " +
-           std::to_string(error_offset);
-  }
-};
-
-using dead_letter_handler = std::function<void(const dead_letter&)>;
-
-/// A message read: its key (no_key for consumers without keys), value and place.
-template <class Value, class Key = no_key>
-struct message {
-  [[no_unique_address]] Key key{};
-  Value value{};
-  std::string_view topic;  ///< valid as long as the consumer that read the message
-  std::int32_t partition = 0;
-  std::int64_t offset = 0;
 };
 
 /// Reads the framed Values (and Keys) of topics as a member of a consumer group (group.id),
@@ -491,49 +385,23 @@ class consumer {
   // Through the C API, which gives the topic's name and the header's bytes where they are
   // (the C++ API copies both into new strings, for every message).
   void read(rd_kafka_message_t* c_message, std::vector<message<Value, Key>>& batch) {
-    const std::int32_t partition = c_message->partition;
-    const std::int64_t offset = c_message->offset;
-    const std::string_view topic = topic_name(rd_kafka_topic_name(c_message->rkt));
-    const std::span<const std::byte> key_bytes = detail::bytes_of(c_message->key, c_message->key_len);
-    const std::span<const std::byte> value_bytes = detail::bytes_of(c_message->payload, c_message->len);
-    const auto dead = [&](message_part part, errc code, std::size_t error_offset) {
-      if (!on_dead_letter_) return;
-      dead_letter letter{topic,     partition,  offset, part, code, error_offset, writer_schema_id(c_message),
-                         key_bytes, value_bytes};
-      on_dead_letter_(letter);
-    };
-    if constexpr (!std::same_as<Key, no_key>) {
-      result<Key> key = try_from_bytes<Key>(key_bytes, options_);
-      if (!key) return dead(message_part::key, key.code(), key.offset());
-      result<Value> value = try_from_framed<Value>(value_bytes, options_);
-      if (!value) return dead(message_part::value, value.code(), value.offset());
-      batch.push_back({std::move(key).value(), std::move(value).value(), topic, partition, offset});
-    } else {
-      result<Value> value = try_from_framed<Value>(value_bytes, options_);
-      if (!value) return dead(message_part::value, value.code(), value.offset());
-      batch.push_back({no_key{}, std::move(value).value(), topic, partition, offset});
-    }
+    const detail::raw_message raw{topic_name(rd_kafka_topic_name(c_message->rkt)), c_message->partition,
+                                  c_message->offset, detail::bytes_of(c_message->key, c_message->key_len),
+                                  detail::bytes_of(c_message->payload, c_message->len)};
+    detail::read_message(
+        raw, [c_message] { return schema_header_of(c_message); }, options_, batch, on_dead_letter_, writer_id_);
   }
 
-  /// The header "bifrons-schema" as 16 hex digits if it has the form of a fingerprint (8 bytes,
-  /// or the 16 hex digits that producers before 8-byte headers wrote), else empty. Only dead
-  /// letters need it: librdkafka parses a message's headers when first asked.
-  std::string_view writer_schema_id(rd_kafka_message_t* c_message) noexcept {
+  /// The bytes of the header "bifrons-schema" (empty without one). Only dead letters of values
+  /// without the prefix need it: librdkafka parses a message's headers when first asked.
+  static std::span<const std::byte> schema_header_of(rd_kafka_message_t* c_message) noexcept {
     rd_kafka_headers_t* headers = nullptr;
     const void* id = nullptr;
     std::size_t size = 0;
     if (rd_kafka_message_headers(c_message, &headers) != RD_KAFKA_RESP_ERR_NO_ERROR ||
-        rd_kafka_header_get_last(headers, schema_header.data(), &id, &size) != RD_KAFKA_RESP_ERR_NO_ERROR ||
-        id == nullptr)
+        rd_kafka_header_get_last(headers, schema_header.data(), &id, &size) != RD_KAFKA_RESP_ERR_NO_ERROR)
       return {};
-    if (size == 8) {
-      std::uint64_t hash = 0;
-      for (std::size_t i = 0; i < 8; ++i) hash = hash << 8 | static_cast<const unsigned char*>(id)[i];
-      detail::write_hex(hash, writer_id_.data());
-      return {writer_id_.data(), writer_id_.size()};
-    }
-    const std::string_view text(static_cast<const char*>(id), size);
-    return is_schema_id(text) ? text : std::string_view();
+    return detail::bytes_of(id, size);
   }
 
   /// The consumer's own copy of a topic's name, made once per topic: message::topic views it.
@@ -549,8 +417,8 @@ class consumer {
   read_options options_;
   std::set<std::string, std::less<>> topics_;  // nodes: the views into them stay valid
   RdKafka::ErrorCode last_error_ = RdKafka::ERR_NO_ERROR;
-  std::array<char, 16> writer_id_{};
-  std::size_t last_batch_size_ = 0;  // what a dead letter's schema_id views
+  std::array<char, 16> writer_id_{};  // what a dead letter's schema_id views
+  std::size_t last_batch_size_ = 0;
   bool closed_ = false;
 };
 

@@ -282,8 +282,9 @@ TEST(KafkaBroker, PoisonMessagesReachTheDeadLetterHandlerAndTheGoodOnesAreConsum
   EXPECT_EQ(dead[0].schema_id, "");  // a header that is no fingerprint (a path here) is not passed on
   EXPECT_EQ(dead[1].offset, 3);
   EXPECT_EQ(dead[1].code, errc::type_mismatch);
-  EXPECT_EQ(dead[1].schema_id, kafka::schema_id<std::string>());  // the writer's header
-  EXPECT_EQ(dead[1].text, topic + "[0]@3: value: " + std::string(bifrons::describe(errc::type_mismatch)) + " at 5");
+  EXPECT_EQ(dead[1].schema_id, kafka::schema_id<std::string>());  // the writer's prefix
+  EXPECT_EQ(dead[1].text, topic + "[0]@3: value: " + std::string(bifrons::describe(errc::type_mismatch)) +
+                              " at 14");  // 9 of prefix, 5 of frame
   EXPECT_EQ(dead[2].offset, 5);
   EXPECT_EQ(dead[2].code, errc::unexpected_end);
   EXPECT_EQ(dead[2].schema_id, "");  // no header at all
@@ -296,26 +297,39 @@ TEST(KafkaBroker, PoisonMessagesReachTheDeadLetterHandlerAndTheGoodOnesAreConsum
   EXPECT_EQ(dead[4].schema_id, kafka::schema_id<v2::Account>());
 }
 
-TEST(KafkaBroker, TheHeaderCarriesTheFingerprintsEightBytesOrIsOmitted) {
-  const std::string topic = unique("headers");
-  kafka::producer<v2::Account, std::uint64_t> with_header(producer_settings());
-  kafka::producer<v2::Account, std::uint64_t> without(producer_settings(), 30s, kafka::fingerprint_header::omit);
-  kafka::producer<std::string, std::uint64_t> strings(producer_settings(), 30s, kafka::fingerprint_header::omit);
+TEST(KafkaBroker, TheFingerprintTravelsInThePrefixInTheHeaderOrNowhere) {
+  const std::string topic = unique("fingerprints");
+  kafka::producer<v2::Account, std::uint64_t> with_header(producer_settings(), 30s,
+                                                          kafka::fingerprint_placement::header);
+  kafka::producer<v2::Account, std::uint64_t> without(producer_settings(), 30s, kafka::fingerprint_placement::omit);
+  kafka::producer<v2::Account, std::uint64_t> with_prefix(producer_settings());  // the default
+  kafka::producer<std::string, std::uint64_t> strings(producer_settings(), 30s, kafka::fingerprint_placement::omit);
   with_header.produce(topic, 0, account(0));  // offset 0
   with_header.flush(30s);
   without.produce(topic, 1, account(1));  // 1
   without.flush(30s);
-  strings.produce(topic, 2, "not an account");  // 2: a dead letter without a header
+  with_prefix.produce(topic, 2, account(2));  // 2
+  with_prefix.flush(30s);
+  strings.produce(topic, 3, "not an account");  // 3: a dead letter without a fingerprint
   strings.flush(30s);
-  auto truncated = bifrons::to_framed(account(3));
+  auto truncated = bifrons::to_framed(account(4));
   truncated.pop_back();
-  produce_raw(with_header, topic, bifrons::to_bytes(std::uint64_t{3}), truncated,
-              kafka::schema_id<v2::Account>());  // 3: the 16 hex digits of producers before 8-byte headers
+  produce_raw(with_header, topic, bifrons::to_bytes(std::uint64_t{4}), truncated,
+              kafka::schema_id<v2::Account>());  // 4: the 16 hex digits of producers before 8-byte headers
   std::string seven_bytes(7, '\x01');
-  produce_raw(with_header, topic, bifrons::to_bytes(std::uint64_t{4}), truncated, seven_bytes);  // 4: neither form
+  produce_raw(with_header, topic, bifrons::to_bytes(std::uint64_t{5}), truncated, seven_bytes);  // 5: neither form
+  std::vector<std::byte> prefixed_truncated;
+  kafka::detail::write_value(account(6), kafka::fingerprint_placement::prefix, prefixed_truncated);
+  prefixed_truncated.pop_back();
+  // 6: the prefix names the writer's schema, whatever a header says
+  produce_raw(with_header, topic, bifrons::to_bytes(std::uint64_t{6}), prefixed_truncated, std::string(8, '\x02'));
+  // 7: a prefix cut short
+  produce_raw(with_header, topic, bifrons::to_bytes(std::uint64_t{7}),
+              std::vector<std::byte>(prefixed_truncated.begin(), prefixed_truncated.begin() + 5));
   with_header.flush(30s);
 
-  // On the wire, read with librdkafka alone: 8 bytes, most significant first, or no header.
+  // On the wire, read with librdkafka alone: the header of 8 bytes, most significant first; no
+  // header and a plain frame; the prefix (0xbf, the same 8 bytes) before the frame.
   std::string error;
   const std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
   for (const auto& [name, value] : consumer_settings(unique("raw")))
@@ -325,40 +339,59 @@ TEST(KafkaBroker, TheHeaderCarriesTheFingerprintsEightBytesOrIsOmitted) {
   ASSERT_TRUE(raw) << error;
   ASSERT_EQ(raw->subscribe({topic}), RdKafka::ERR_NO_ERROR);
   std::vector<std::vector<RdKafka::Headers::Header>> headers;
+  std::vector<std::string> values;
   for (const auto deadline = std::chrono::steady_clock::now() + 60s;
-       headers.size() < 2 && std::chrono::steady_clock::now() < deadline;) {
+       headers.size() < 3 && std::chrono::steady_clock::now() < deadline;) {
     const std::unique_ptr<RdKafka::Message> m(raw->consume(500));
     if (m->err() != RdKafka::ERR_NO_ERROR) continue;
     headers.push_back(m->headers() != nullptr ? m->headers()->get_all() : std::vector<RdKafka::Headers::Header>{});
+    values.emplace_back(static_cast<const char*>(m->payload()), m->len());
   }
   raw->close();
-  ASSERT_EQ(headers.size(), 2u);
+  ASSERT_EQ(headers.size(), 3u);
+  std::string fingerprint(8, '\0');
+  for (std::size_t i = 0; i < 8; ++i)
+    fingerprint[i] = static_cast<char>(kafka::schema_fingerprint<v2::Account>() >> (56 - 8 * i) & 0xff);
+  const std::vector<std::byte> framed = bifrons::to_framed(account(2));
+  const std::string frame_of_2(reinterpret_cast<const char*>(framed.data()), framed.size());
   ASSERT_EQ(headers[0].size(), 1u);
   EXPECT_EQ(headers[0][0].key(), kafka::schema_header);
-  std::string expected(8, '\0');
-  for (std::size_t i = 0; i < 8; ++i)
-    expected[i] = static_cast<char>(kafka::schema_fingerprint<v2::Account>() >> (56 - 8 * i) & 0xff);
-  EXPECT_EQ(std::string(static_cast<const char*>(headers[0][0].value()), headers[0][0].value_size()), expected);
+  EXPECT_EQ(std::string(static_cast<const char*>(headers[0][0].value()), headers[0][0].value_size()), fingerprint);
+  EXPECT_EQ(values[0].substr(0, 4),
+            "\x89"
+            "bfr");
   EXPECT_TRUE(headers[1].empty());
+  EXPECT_EQ(values[1].substr(0, 4),
+            "\x89"
+            "bfr");
+  EXPECT_TRUE(headers[2].empty());
+  EXPECT_EQ(values[2], "\xbf" + fingerprint + frame_of_2);
 
-  // Readers never need the header; dead letters show it as 16 hex digits, in either form.
+  // Readers never need the fingerprint; dead letters show it as 16 hex digits, from any form.
   std::vector<std::pair<std::int64_t, std::string>> dead;
-  kafka::consumer<v2::Account, std::uint64_t> in(consumer_settings(unique("headers")), {topic},
+  std::vector<std::size_t> error_offsets;
+  kafka::consumer<v2::Account, std::uint64_t> in(consumer_settings(unique("fingerprints")), {topic},
                                                  [&](const kafka::dead_letter& d) {
                                                    dead.emplace_back(d.offset, std::string(d.schema_id));
+                                                   error_offsets.push_back(d.error_offset);
                                                  });
-  const auto good = consume(in, 2);
-  ASSERT_EQ(good.size(), 2u);
-  EXPECT_EQ(good[0].value.owner, account(0).owner);
-  EXPECT_EQ(good[1].value.owner, account(1).owner);
+  const auto good = consume(in, 3);
+  ASSERT_EQ(good.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(good[i].value.owner, account(i).owner);
   for (const auto deadline = std::chrono::steady_clock::now() + 60s;
-       dead.size() < 3 && std::chrono::steady_clock::now() < deadline;)
+       dead.size() < 5 && std::chrono::steady_clock::now() < deadline;)
     (void)in.poll(10, 500ms);
-  ASSERT_EQ(dead.size(), 3u);
+  ASSERT_EQ(dead.size(), 5u);
   using letter = std::pair<std::int64_t, std::string>;
-  EXPECT_EQ(dead[0], letter(2, ""));
-  EXPECT_EQ(dead[1], letter(3, kafka::schema_id<v2::Account>()));
-  EXPECT_EQ(dead[2], letter(4, ""));
+  EXPECT_EQ(dead[0], letter(3, ""));
+  EXPECT_EQ(dead[1], letter(4, kafka::schema_id<v2::Account>()));
+  EXPECT_EQ(dead[2], letter(5, ""));
+  EXPECT_EQ(dead[3], letter(6, kafka::schema_id<v2::Account>()));
+  EXPECT_EQ(dead[4], letter(7, ""));
+  // Offsets count from the value's first byte: the cut is at the end of the value in both forms.
+  EXPECT_EQ(error_offsets[1], truncated.size());
+  EXPECT_EQ(error_offsets[3], prefixed_truncated.size());
+  EXPECT_EQ(error_offsets[4], 5u);
 }
 
 TEST(KafkaBroker, EveryCutAndEveryCorruptByteIsAccountedForOnce) {
@@ -477,7 +510,7 @@ TEST(KafkaBroker, CommittedOffsetsLoseAndRepeatNothingAcrossAConsumerRestart) {
   EXPECT_EQ(rest[0].offset, static_cast<std::int64_t>(total));
 }
 
-TEST(KafkaBroker, EveryMessageDecodesWithTheSchemaItsHeaderNames) {
+TEST(KafkaBroker, EveryMessageDecodesWithTheSchemaItsFingerprintNames) {
   // Producers of two versions publish their schemas into one directory and write to one topic.
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / unique("bifrons-topic");
   const auto schemas = dir / "schemas";
@@ -492,7 +525,8 @@ TEST(KafkaBroker, EveryMessageDecodesWithTheSchemaItsHeaderNames) {
   new_out.flush(30s);
 
   // A reader without either type (a consumer of another type sees every message as a dead
-  // letter) keeps the bytes, and the tools decode each with the schema its header names.
+  // letter) keeps the bytes, and the tools decode each with the schema its fingerprint names:
+  // the value's bytes 1 to 8, and the frame after them (docs/kafka.md).
   struct kept {
     std::string schema_id;
     std::filesystem::path file;
@@ -512,16 +546,22 @@ TEST(KafkaBroker, EveryMessageDecodesWithTheSchemaItsHeaderNames) {
 
   const std::string owners[] = {old_account(7).owner, account(8).owner};
   for (std::size_t i = 0; i < 2; ++i) {
-    const auto schema = schemas / (letters[i].schema_id + ".json");
+    // From the bytes alone, with the shell's tools: the fingerprint, and the frame after it.
+    const auto [od_status, id] = run("od -An -tx1 -j1 -N8 " + quoted(letters[i].file) + " | tr -d ' \\n'");
+    EXPECT_EQ(od_status, 0);
+    EXPECT_EQ(id, letters[i].schema_id);
+    const auto schema = schemas / (id + ".json");
+    const std::filesystem::path frame = letters[i].file.string() + ".frame";
+    EXPECT_EQ(run("tail -c +10 " + quoted(letters[i].file) + " > " + quoted(frame)).first, 0);
     const auto [inspect_status, json] =
-        run("'" + environment("BIFRONS_INSPECT") + "' --schema " + quoted(schema) + " " + quoted(letters[i].file));
+        run("'" + environment("BIFRONS_INSPECT") + "' --schema " + quoted(schema) + " " + quoted(frame));
     EXPECT_EQ(inspect_status, 0);
     EXPECT_NE(json.find("\"owner\": \"" + owners[i] + "\""), std::string::npos) << json;
     const auto [python_status, owner] =
         run("PYTHONPATH='" + environment("BIFRONS_PYTHON_SOURCES") + "' '" + environment("BIFRONS_PYTHON") +
             "' -c 'import bifrons, sys; print(bifrons.load_schema(sys.argv[1]).decode_framed(open(sys.argv[2], "
             "\"rb\").read())[\"owner\"])' " +
-            quoted(schema) + " " + quoted(letters[i].file));
+            quoted(schema) + " " + quoted(frame));
     EXPECT_EQ(python_status, 0);
     EXPECT_EQ(owner, owners[i] + "\n");
   }
