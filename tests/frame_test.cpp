@@ -333,6 +333,34 @@ TEST(Crc32c, TheHostsImplementationEqualsTheTableAtEveryLengthAndAlignment) {
     }
 }
 
+TEST(Crc32c, ZeroBytePowersJoinTheCrcsOfTwoPartsAsAppendingDoes) {
+  // What log resynchronisation relies on: the register after a then b is a's register times
+  // x^(8 |b|) plus b's register from 0, for |b| from 0 to past 2^32 (the last only as powers).
+  std::mt19937 random(36);
+  std::vector<std::byte> data(3000);
+  for (auto& b : data) b = static_cast<std::byte>(random());
+  for (std::size_t split : {0u, 1u, 7u, 100u, 1499u}) {
+    for (std::size_t n = 0; split + n <= data.size(); n += (n < 70 ? 1 : 53)) {
+      const std::uint32_t a = ~bifrons::detail::crc32c(0, data.data(), split);  // registers
+      const std::uint32_t b = ~bifrons::detail::crc32c(~0u, data.data() + split, n);
+      const std::uint32_t whole = ~bifrons::detail::crc32c(0, data.data(), split + n);
+      ASSERT_EQ(bifrons::detail::crc32c_multiply(a, bifrons::detail::crc32c_zero_bytes(n)) ^ b, whole)
+          << split << ", " << n;
+    }
+  }
+  // x^(8 (m + n)) = x^(8 m) x^(8 n), and appending zero bytes one at a time agrees.
+  std::uint32_t reg = 0x12345678u;
+  for (std::uint64_t n = 0; n < 300; ++n) {
+    ASSERT_EQ(bifrons::detail::crc32c_multiply(0x12345678u, bifrons::detail::crc32c_zero_bytes(n)), reg) << n;
+    const std::byte zero{0};
+    reg = ~bifrons::detail::crc32c(~reg, &zero, 1);
+  }
+  const std::uint64_t big = (std::uint64_t{1} << 32) + 12345;
+  EXPECT_EQ(bifrons::detail::crc32c_zero_bytes(big + 777),
+            bifrons::detail::crc32c_multiply(bifrons::detail::crc32c_zero_bytes(big),
+                                             bifrons::detail::crc32c_zero_bytes(777)));
+}
+
 const auto crc32c = bifrons::frame_checksum::crc32c;
 
 TEST(FrameChecksum, GoldenFileHoldsTheFrameTheValueAndTheChecksum) {

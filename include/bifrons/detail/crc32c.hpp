@@ -60,6 +60,34 @@ inline constexpr std::array<std::array<std::uint32_t, 256>, 8> crc32c_tables = [
   return t;
 }();
 
+/// a times b modulo the polynomial, both reflected (x^0 in bit 31), for any two elements: what
+/// resynchronisation needs to join CRC registers across distances known only at run time.
+constexpr std::uint32_t crc32c_multiply(std::uint32_t a, std::uint32_t b) noexcept {
+  std::uint32_t product = 0;
+  for (std::uint32_t bit = std::uint32_t{1} << 31; bit != 0; bit >>= 1) {
+    if ((a & bit) != 0) product ^= b;
+    b = (b & 1u) != 0 ? (b >> 1) ^ crc32c_polynomial : b >> 1;
+  }
+  return product;
+}
+
+/// crc32c_square_powers[k]: x^(2^k) modulo the polynomial (reflected).
+inline constexpr std::array<std::uint32_t, 68> crc32c_square_powers = [] {
+  std::array<std::uint32_t, 68> t{};
+  t[0] = std::uint32_t{1} << 30;  // x^1
+  for (std::size_t k = 1; k < t.size(); ++k) t[k] = crc32c_multiply(t[k - 1], t[k - 1]);
+  return t;
+}();
+
+/// x^(8 n) modulo the polynomial: a CRC register times it is the register after n more zero
+/// bytes. At most 64 multiplications, whatever n.
+constexpr std::uint32_t crc32c_zero_bytes(std::uint64_t n) noexcept {
+  std::uint32_t power = std::uint32_t{1} << 31;  // x^0
+  for (std::size_t k = 3; n != 0; n >>= 1, ++k)
+    if ((n & 1u) != 0) power = crc32c_multiply(power, crc32c_square_powers[k]);
+  return power;
+}
+
 /// The portable CRC32C: extends crc (a finished CRC32C of earlier bytes, 0 for none) by n bytes.
 inline std::uint32_t crc32c_portable(std::uint32_t crc, const std::byte* p, std::size_t n) noexcept {
   const auto& t = crc32c_tables;
