@@ -16,6 +16,7 @@
 // tests/frame_test.cpp checks all that the host runs against the table and the standard's check
 // values.
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -258,6 +259,68 @@ inline std::uint32_t crc32c(std::uint32_t crc, const std::byte* p, std::size_t n
 #else
   return crc32c_portable(crc, p, n);
 #endif
+}
+
+#if BIFRONS_CRC32C_X86 && defined(__x86_64__)
+/// Four CRC32Cs at once, crc32c(0, p[k], n[k]) into out[k]: the instruction waits 3 cycles for the
+/// one before it in its stream but issues every cycle, so four records in lockstep take a quarter
+/// of the time four calls take when each waits for its own chain (the log's records of ~100 bytes).
+[[gnu::target("sse4.2")]] inline void crc32c_four_sse42(const std::byte* const* p, const std::size_t* n,
+                                                        std::uint32_t* out) noexcept {
+  const std::size_t words = std::min(std::min(n[0], n[1]), std::min(n[2], n[3])) / 8;
+  std::uint64_t a = 0xffffffffu, b = 0xffffffffu, c = 0xffffffffu, d = 0xffffffffu;
+  for (std::size_t i = 0; i < 8 * words; i += 8) {
+    std::uint64_t w, x, y, z;
+    std::memcpy(&w, p[0] + i, 8);
+    std::memcpy(&x, p[1] + i, 8);
+    std::memcpy(&y, p[2] + i, 8);
+    std::memcpy(&z, p[3] + i, 8);
+    a = _mm_crc32_u64(a, w);
+    b = _mm_crc32_u64(b, x);
+    c = _mm_crc32_u64(c, y);
+    d = _mm_crc32_u64(d, z);
+  }
+  const std::uint64_t registers[4] = {a, b, c, d};
+  for (std::size_t k = 0; k < 4; ++k) {
+    const std::byte* q = p[k] + 8 * words;
+    std::size_t m = n[k] - 8 * words;
+    if (m >= 16) {
+      out[k] = crc32c(~static_cast<std::uint32_t>(registers[k]), q, m);
+      continue;
+    }
+    // A short rest (a record header's 12 bytes have 4) without a call.
+    std::uint64_t wide = registers[k];
+    if (m >= 8) {
+      std::uint64_t word;
+      std::memcpy(&word, q, 8);
+      wide = _mm_crc32_u64(wide, word);
+      q += 8;
+      m -= 8;
+    }
+    auto narrow = static_cast<std::uint32_t>(wide);
+    if (m >= 4) {
+      std::uint32_t word;
+      std::memcpy(&word, q, 4);
+      narrow = _mm_crc32_u32(narrow, word);
+      q += 4;
+      m -= 4;
+    }
+    for (; m > 0; --m, ++q) narrow = _mm_crc32_u8(narrow, std::to_integer<std::uint8_t>(*q));
+    out[k] = ~narrow;
+  }
+}
+#endif
+
+/// The CRC32C of each of count buffers, out[k] = crc32c(0, p[k], n[k]), computed together where
+/// the host can overlap them.
+inline void crc32c_each(std::size_t count, const std::byte* const* p, const std::size_t* n,
+                        std::uint32_t* out) noexcept {
+  std::size_t k = 0;
+#if BIFRONS_CRC32C_X86 && defined(__x86_64__)
+  if (cpu_has_sse42())
+    for (; k + 4 <= count; k += 4) crc32c_four_sse42(p + k, n + k, out + k);
+#endif
+  for (; k < count; ++k) out[k] = crc32c(0, p[k], n[k]);
 }
 
 }  // namespace bifrons::detail

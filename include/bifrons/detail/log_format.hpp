@@ -183,6 +183,17 @@ class log_scanner {
     if (done_) return false;
     for (;;) {
       const std::uint64_t at = offset_of(begin_);
+      if (at >= verified_until_ && !in_damage_ && at >= checked_until_) verify_buffered();
+      if (at < verified_until_) {
+        // Checked with the records buffered with it.
+        const std::byte* h = buffer_.data() + begin_;
+        const std::size_t length = load_le<std::uint32_t>(h + 4);
+        payload = std::span<const std::byte>(h + log_record_header_size, length);
+        record_offset = at;
+        begin_ += log_record_header_size + length;
+        end_of_records_ = offset_of(begin_);
+        return true;
+      }
       if (!fill(log_record_header_size)) return finish_short(at);
       const std::byte* h = buffer_.data() + begin_;
       const bool header_intact = std::equal(header_.sync.begin(), header_.sync.end(), h) &&
@@ -252,6 +263,43 @@ class log_scanner {
       end_ += static_cast<std::size_t>(got);
     }
     return true;
+  }
+
+  /// Checks the whole records already buffered from begin_ together (their CRCs overlap:
+  /// crc32c_each), so that next() returns them without checking each; stops before the first
+  /// that is not whole in the buffer or not intact, which next() then checks alone. A batch is
+  /// 8 records, so a record's bytes are checksummed by at most 8 batches cut short by damage.
+  void verify_buffered() {
+    constexpr std::size_t batch = 8;
+    const std::byte* headers[batch];
+    const std::byte* payloads[batch];
+    std::size_t header_lengths[batch];
+    std::size_t lengths[batch];
+    std::uint32_t crcs[batch];
+    std::size_t count = 0;
+    for (std::size_t pos = begin_; count < batch && end_ - pos >= log_record_header_size; ++count) {
+      const std::byte* h = buffer_.data() + pos;
+      const std::size_t length = load_le<std::uint32_t>(h + 4);
+      if (!std::equal(header_.sync.begin(), header_.sync.end(), h) || length > options_.limits.max_alloc_bytes ||
+          length > end_ - pos - log_record_header_size)
+        break;
+      headers[count] = h;
+      header_lengths[count] = 12;
+      payloads[count] = h + log_record_header_size;
+      lengths[count] = length;
+      pos += log_record_header_size + length;
+    }
+    if (count < 2) return;  // next() checks a lone record as it reads it
+    crc32c_each(count, headers, header_lengths, crcs);
+    std::size_t intact = 0;
+    while (intact < count && crcs[intact] == load_le<std::uint32_t>(headers[intact] + 12)) ++intact;
+    work_ += 12 * count;
+    crc32c_each(intact, payloads, lengths, crcs);
+    std::uint64_t until = offset_of(begin_);
+    for (std::size_t k = 0; k < intact; ++k) work_ += lengths[k];
+    for (std::size_t k = 0; k < intact && crcs[k] == load_le<std::uint32_t>(headers[k] + 8); ++k)
+      until += log_record_header_size + lengths[k];
+    verified_until_ = until;
   }
 
   /// Moves the unread bytes to the front, keeping the bytes from the last register mark at or
@@ -414,6 +462,7 @@ class log_scanner {
   std::uint64_t skipped_bytes_ = 0;
   std::uint64_t damage_start_ = 0;
   std::uint64_t checked_until_ = 0;     // the end of the furthest payload whose check failed
+  std::uint64_t verified_until_ = 0;    // the end of the records verify_buffered() found intact
   std::vector<std::uint32_t> marks_;    // marks_[j]: the CRC register at marks_base_ + j * mark_spacing
   std::uint64_t marks_base_ = 0;        // a buffered offset (register 0 there)
   std::uint64_t work_ = 0;
