@@ -181,19 +181,33 @@ class log_scanner {
   /// the end, at a torn tail or at an error (status()).
   bool next(std::span<const std::byte>& payload, std::uint64_t& record_offset) {
     if (done_) return false;
+    if (offset_of(begin_) < verified_until_ || verify_buffered()) return next_verified(payload, record_offset);
+    return next_checked(payload, record_offset);
+  }
+
+  /// Ends the scan with an error found in a record's message (at offset).
+  bool stop(errc code, std::uint64_t offset, const char* what) {
+    status_ = {code, offset, 0, what};
+    done_ = true;
+    return false;
+  }
+
+ private:
+  /// The record at begin_, checked with the records buffered with it (verify_buffered).
+  bool next_verified(std::span<const std::byte>& payload, std::uint64_t& record_offset) noexcept {
+    const std::byte* h = buffer_.data() + begin_;
+    const std::size_t length = load_le<std::uint32_t>(h + 4);
+    payload = std::span<const std::byte>(h + log_record_header_size, length);
+    record_offset = offset_of(begin_);
+    begin_ += log_record_header_size + length;
+    end_of_records_ = offset_of(begin_);
+    return true;
+  }
+
+  /// The next intact record, each part checked here (and resynchronising after damage).
+  bool next_checked(std::span<const std::byte>& payload, std::uint64_t& record_offset) {
     for (;;) {
       const std::uint64_t at = offset_of(begin_);
-      if (at >= verified_until_ && !in_damage_ && at >= checked_until_) verify_buffered();
-      if (at < verified_until_) {
-        // Checked with the records buffered with it.
-        const std::byte* h = buffer_.data() + begin_;
-        const std::size_t length = load_le<std::uint32_t>(h + 4);
-        payload = std::span<const std::byte>(h + log_record_header_size, length);
-        record_offset = at;
-        begin_ += log_record_header_size + length;
-        end_of_records_ = offset_of(begin_);
-        return true;
-      }
       if (!fill(log_record_header_size)) return finish_short(at);
       const std::byte* h = buffer_.data() + begin_;
       const bool header_intact = std::equal(header_.sync.begin(), header_.sync.end(), h) &&
@@ -224,14 +238,6 @@ class log_scanner {
     }
   }
 
-  /// Ends the scan with an error found in a record's message (at offset).
-  bool stop(errc code, std::uint64_t offset, const char* what) {
-    status_ = {code, offset, 0, what};
-    done_ = true;
-    return false;
-  }
-
- private:
   std::uint64_t offset_of(std::size_t index) const noexcept { return consumed_ + index; }
   std::size_t available() const noexcept { return end_ - begin_; }
 
@@ -269,7 +275,9 @@ class log_scanner {
   /// crc32c_each), so that next() returns them without checking each; stops before the first
   /// that is not whole in the buffer or not intact, which next() then checks alone. A batch is
   /// 8 records, so a record's bytes are checksummed by at most 8 batches cut short by damage.
-  void verify_buffered() {
+  /// Whether the record at begin_ is then verified.
+  bool verify_buffered() {
+    if (in_damage_ || offset_of(begin_) < checked_until_) return false;
     constexpr std::size_t batch = 8;
     const std::byte* headers[batch];
     const std::byte* payloads[batch];
@@ -289,7 +297,7 @@ class log_scanner {
       lengths[count] = length;
       pos += log_record_header_size + length;
     }
-    if (count < 2) return;  // next() checks a lone record as it reads it
+    if (count < 2) return false;  // next_checked() checks a lone record as it reads it
     crc32c_each(count, headers, header_lengths, crcs);
     std::size_t intact = 0;
     while (intact < count && crcs[intact] == load_le<std::uint32_t>(headers[intact] + 12)) ++intact;
@@ -300,6 +308,7 @@ class log_scanner {
     for (std::size_t k = 0; k < intact && crcs[k] == load_le<std::uint32_t>(headers[k] + 8); ++k)
       until += log_record_header_size + lengths[k];
     verified_until_ = until;
+    return until > offset_of(begin_);
   }
 
   /// Moves the unread bytes to the front, keeping the bytes from the last register mark at or
