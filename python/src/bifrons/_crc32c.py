@@ -3,8 +3,10 @@
 the checksum of logs and checksummed frames.
 
 A compiled CRC32C is used when one is importable (the ``google-crc32c`` package's C extension,
-or the ``crc32c`` package), since a pure-Python CRC runs at tens of MB/s; otherwise a table of
-8 x 256 entries ("slicing by 8"), with the same results. Neither package is a dependency.
+or the ``crc32c`` package), since a pure-Python CRC runs at tens of MB/s; otherwise tables
+("slicing by 8": 8 x 256 entries, and for inputs of 256 bytes or more 4 x 65,536 entries that
+take two bytes per lookup, built on first use in about 30 ms, 1 MiB), with the same results.
+Neither package is a dependency.
 ``implementation`` names the one in use.
 
 ``multiply`` and ``zero_bytes`` join CRC registers across a distance, as the C++ reader does to
@@ -14,7 +16,8 @@ check a resynchronising candidate's payload without reading it again.
 from __future__ import annotations
 
 import struct
-from typing import Callable, List, Optional, Tuple
+from array import array
+from typing import Callable, List, Optional, Sequence, Tuple
 
 POLYNOMIAL = 0x82F63B78
 
@@ -34,18 +37,31 @@ def _tables() -> List[List[int]]:
 
 
 _TABLES = _tables()
-_WORDS = struct.Struct("<II")
+_PAIRS: Optional[Sequence["array[int]"]] = None
 
 
-def crc32c_pure(data: bytes, crc: int = 0) -> int:
-    """The pure-Python CRC32C of data, continuing crc (the CRC32C of the bytes before)."""
+def _pairs() -> Sequence["array[int]"]:
+    # The 8 tables joined two by two: one lookup per two bytes (each table entry for a byte
+    # followed by k zero bytes, as in _tables). Arrays, not lists: a fifth of the memory, and
+    # faster to index here than lists of 65,536 distinct ints.
+    global _PAIRS
+    if _PAIRS is None:
+        t = _TABLES
+        _PAIRS = [array("I", [t[a][v & 0xFF] ^ t[a - 1][v >> 8] for v in range(65536)]) for a in (7, 5, 3, 1)]
+    return _PAIRS
+
+
+def _words_by_pairs(words: memoryview, crc: int) -> int:
+    u3, u2, u1, u0 = _pairs()
+    for lo, h0, h1 in struct.iter_unpack("<IHH", words):
+        lo ^= crc
+        crc = u3[lo & 0xFFFF] ^ u2[lo >> 16] ^ u1[h0] ^ u0[h1]
+    return crc
+
+
+def _words_by_bytes(words: memoryview, crc: int) -> int:
     t0, t1, t2, t3, t4, t5, t6, t7 = _TABLES
-    crc ^= 0xFFFFFFFF
-    n = len(data)
-    whole = n - n % 8
-    # Each 8 bytes: the first 4 xor the register, then one lookup per byte in the table of the
-    # zero bytes that follow it.
-    for lo, hi in struct.iter_unpack("<II", memoryview(data)[:whole]):
+    for lo, hi in struct.iter_unpack("<II", words):
         lo ^= crc
         crc = (
             t7[lo & 0xFF]
@@ -57,6 +73,19 @@ def crc32c_pure(data: bytes, crc: int = 0) -> int:
             ^ t1[(hi >> 16) & 0xFF]
             ^ t0[hi >> 24]
         )
+    return crc
+
+
+def crc32c_pure(data: bytes, crc: int = 0) -> int:
+    """The pure-Python CRC32C of data, continuing crc (the CRC32C of the bytes before)."""
+    crc ^= 0xFFFFFFFF
+    n = len(data)
+    whole = n - n % 8
+    # Each 8 bytes: the first 4 xor the register, then one lookup per byte (or per two bytes) in
+    # the table of the zero bytes that follow it.
+    words = memoryview(data)[:whole]
+    crc = _words_by_pairs(words, crc) if n >= 256 else _words_by_bytes(words, crc)
+    t0 = _TABLES[0]
     for b in bytes(data[whole:]):
         crc = (crc >> 8) ^ t0[(crc ^ b) & 0xFF]
     return crc ^ 0xFFFFFFFF
