@@ -16,7 +16,6 @@
 // tests/frame_test.cpp checks all that the host runs against the table and the standard's check
 // values.
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -267,7 +266,9 @@ inline std::uint32_t crc32c(std::uint32_t crc, const std::byte* p, std::size_t n
 /// of the time four calls take when each waits for its own chain (the log's records of ~100 bytes).
 [[gnu::target("sse4.2")]] inline void crc32c_four_sse42(const std::byte* const* p, const std::size_t* n,
                                                         std::uint32_t* out) noexcept {
-  const std::size_t words = std::min(std::min(n[0], n[1]), std::min(n[2], n[3])) / 8;
+  std::size_t shortest = n[0];
+  for (std::size_t k = 1; k < 4; ++k) shortest = n[k] < shortest ? n[k] : shortest;
+  const std::size_t words = shortest / 8;
   std::uint64_t a = 0xffffffffu, b = 0xffffffffu, c = 0xffffffffu, d = 0xffffffffu;
   for (std::size_t i = 0; i < 8 * words; i += 8) {
     std::uint64_t w, x, y, z;
