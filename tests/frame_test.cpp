@@ -333,6 +333,56 @@ TEST(Crc32c, TheHostsImplementationEqualsTheTableAtEveryLengthAndAlignment) {
     }
 }
 
+TEST(Crc32c, EachOfSeveralBuffersEqualsItsOwnCrc) {
+  // crc32c_each runs four buffers in lockstep over their common length, then each one's rest
+  // (under 8, 8 to 15, or 16 and more bytes): every mix of lengths 0 to 40 and longer ones.
+  std::mt19937 random(37);
+  std::vector<std::byte> data(6000);
+  for (auto& b : data) b = static_cast<std::byte>(random());
+  const std::size_t sizes[] = {0, 1, 3, 4, 7, 8, 9, 12, 15, 16, 17, 23, 24, 31, 40, 120, 1000, 4999};
+  for (std::size_t trial = 0; trial < 3000; ++trial) {
+    const std::size_t count = trial % 11;
+    const std::byte* p[10];
+    std::size_t n[10];
+    std::uint32_t out[10];
+    for (std::size_t k = 0; k < count; ++k) {
+      n[k] = sizes[random() % std::size(sizes)];
+      p[k] = data.data() + random() % (data.size() - n[k]);
+    }
+    bifrons::detail::crc32c_each(count, p, n, out);
+    for (std::size_t k = 0; k < count; ++k)
+      ASSERT_EQ(out[k], bifrons::detail::crc32c_portable(0, p[k], n[k])) << trial << ", " << k << ": " << n[k];
+  }
+}
+
+TEST(Crc32c, ZeroBytePowersJoinTheCrcsOfTwoPartsAsAppendingDoes) {
+  // What log resynchronisation relies on: the register after a then b is a's register times
+  // x^(8 |b|) plus b's register from 0, for |b| from 0 to past 2^32 (the last only as powers).
+  std::mt19937 random(36);
+  std::vector<std::byte> data(3000);
+  for (auto& b : data) b = static_cast<std::byte>(random());
+  for (std::size_t split : {0u, 1u, 7u, 100u, 1499u}) {
+    for (std::size_t n = 0; split + n <= data.size(); n += (n < 70 ? 1 : 53)) {
+      const std::uint32_t a = ~bifrons::detail::crc32c(0, data.data(), split);  // registers
+      const std::uint32_t b = ~bifrons::detail::crc32c(~0u, data.data() + split, n);
+      const std::uint32_t whole = ~bifrons::detail::crc32c(0, data.data(), split + n);
+      ASSERT_EQ(bifrons::detail::crc32c_multiply(a, bifrons::detail::crc32c_zero_bytes(n)) ^ b, whole)
+          << split << ", " << n;
+    }
+  }
+  // x^(8 (m + n)) = x^(8 m) x^(8 n), and appending zero bytes one at a time agrees.
+  std::uint32_t reg = 0x12345678u;
+  for (std::uint64_t n = 0; n < 300; ++n) {
+    ASSERT_EQ(bifrons::detail::crc32c_multiply(0x12345678u, bifrons::detail::crc32c_zero_bytes(n)), reg) << n;
+    const std::byte zero{0};
+    reg = ~bifrons::detail::crc32c(~reg, &zero, 1);
+  }
+  const std::uint64_t big = (std::uint64_t{1} << 32) + 12345;
+  EXPECT_EQ(bifrons::detail::crc32c_zero_bytes(big + 777),
+            bifrons::detail::crc32c_multiply(bifrons::detail::crc32c_zero_bytes(big),
+                                             bifrons::detail::crc32c_zero_bytes(777)));
+}
+
 const auto crc32c = bifrons::frame_checksum::crc32c;
 
 TEST(FrameChecksum, GoldenFileHoldsTheFrameTheValueAndTheChecksum) {

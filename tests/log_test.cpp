@@ -373,6 +373,53 @@ TEST(LogHostile, GarbageWithMatchingChecksumsIsRefusedByTheMessagesReader) {
   EXPECT_EQ(out.status.code, errc::element_limit_exceeded);
 }
 
+TEST(LogHostile, ResynchronisingPastHeadersThatClaimLargeLengthsIsLinear) {
+  // After a damaged record, 64 Ki forged record headers, 16 bytes apart, each intact (marker and
+  // header CRC) and claiming 1 MiB with a wrong payload CRC; every 4,096 of them, a real record;
+  // then 1 MiB of zeros (so that every claim ends inside the log) and a last real record.
+  // Checking each candidate's payload from its bytes would checksum 64 GiB; the scanner's work
+  // (bytes checksummed, searched and moved) must stay within a small factor of the log's size.
+  constexpr std::uint32_t claimed = 1u << 20;
+  std::vector<std::size_t> offsets;
+  auto log = small_log(2, offsets);
+  log[offsets[1] + 18] ^= std::byte{0x40};  // the second record's payload
+  std::array<std::byte, 4> sync{};
+  bifrons::detail::store_le(sync.data(), std::uint32_t{0x5eb1f0a3u});
+  std::vector<LogEvent> expected{make_event(0)};
+  std::uint64_t kept = offsets[1];  // the header and the first record
+  auto append_event = [&](const LogEvent& e) {
+    const auto payload = bifrons::to_bytes(e);
+    append_record(log, payload, static_cast<std::uint32_t>(payload.size()));
+    expected.push_back(e);
+    kept += bifrons::log_record_header_size + payload.size();
+  };
+  for (std::uint64_t group = 0; group < 16; ++group) {
+    for (int i = 0; i < 4096; ++i) {
+      std::byte header[bifrons::log_record_header_size];
+      bifrons::detail::log_record_header(header, sync, claimed, 0);
+      log.insert(log.end(), header, header + sizeof header);
+    }
+    append_event(make_event(100 + group, 40));
+  }
+  log.insert(log.end(), claimed, std::byte{0});
+  append_event(make_event(999, 7));
+
+  bifrons::log_read_options options;
+  options.skip_damaged = true;
+  std::istringstream in(as_string(log));
+  bifrons::detail::log_scanner scanner(bifrons::detail::log_source(in), options);
+  std::vector<LogEvent> read;
+  std::span<const std::byte> payload;
+  std::uint64_t at = 0;
+  while (scanner.next(payload, at)) read.push_back(bifrons::from_bytes<LogEvent>(payload));
+  EXPECT_EQ(scanner.status().code, errc::ok);
+  EXPECT_EQ(scanner.status().torn_tail_bytes, 0u);
+  EXPECT_EQ(read, expected);
+  EXPECT_EQ(scanner.skipped_bytes(), log.size() - kept);
+  EXPECT_EQ(scanner.damaged_stretches(), 17u);  // before each real record after the first
+  EXPECT_LE(scanner.work(), 16 * log.size()) << "bytes checksummed, searched or moved, for " << log.size();
+}
+
 TEST(LogHostile, MillionsOfEmptyMessagesStreamInConstantMemory) {
   const std::size_t count = bifrons_test::scaled_count(1'000'000);
   TempFile file("bifrons-empty");

@@ -41,7 +41,8 @@ constexpr const char* usage =
     "(not_bifrons, as bifrons::from_framed says). A log (<bifrons/log.hpp>) is\n"
     "listed one message per line, \"offset: value\", read one record at a time (the limits apply to\n"
     "each message; --max-alloc-bytes also bounds a record's length); a torn tail is reported on\n"
-    "standard error, damage stops with checksum_mismatch at the record.\n"
+    "standard error, damage stops with checksum_mismatch at the record. --annotate dumps a log's\n"
+    "header and each record's parts, then its message's.\n"
     "\n"
     "  --annotate       an annotated hex dump: offset, bytes, field path, meaning\n"
     "  --type NAME      read a type of the schema's \"types\" instead of its root\n"
@@ -57,12 +58,13 @@ constexpr const char* usage =
     "  --framed         the file must be typed (bifrons::to_framed)\n"
     "  --skip-damaged   logs: skip damaged records to the next intact one, and count them\n";
 
-/// offset | up to 8 bytes | path | meaning, with continuation lines for longer parts.
-void print_annotations(const std::vector<annotation>& notes, std::span<const std::byte> bytes) {
-  std::size_t path_width = 4;
+/// offset | up to 8 bytes | path | meaning, with continuation lines for longer parts. The bytes
+/// start at offset base of the file (a log's record); heading: print the column names first.
+void print_annotations(const std::vector<annotation>& notes, std::span<const std::byte> bytes, std::uint64_t base = 0,
+                       bool heading = true, std::size_t path_width = 4) {
   for (const annotation& a : notes) path_width = std::max(path_width, a.path.size());
   path_width = std::min<std::size_t>(path_width, 40);
-  std::printf("%-8s  %-23s  %-*s  %s\n", "offset", "bytes", int(path_width), "path", "meaning");
+  if (heading) std::printf("%-8s  %-23s  %-*s  %s\n", "offset", "bytes", int(path_width), "path", "meaning");
   for (const annotation& a : notes) {
     std::size_t i = 0;
     do {
@@ -72,10 +74,11 @@ void print_annotations(const std::vector<annotation>& notes, std::span<const std
         std::snprintf(b, sizeof b, k == 0 ? "%02x" : " %02x", static_cast<unsigned>(bytes[a.offset + i + k]));
         hex += b;
       }
+      const auto at = static_cast<unsigned long long>(base + a.offset + i);
       if (i == 0)
-        std::printf("%08zx  %-23s  %-*s  %s\n", a.offset, hex.c_str(), int(path_width), a.path.c_str(), a.text.c_str());
+        std::printf("%08llx  %-23s  %-*s  %s\n", at, hex.c_str(), int(path_width), a.path.c_str(), a.text.c_str());
       else
-        std::printf("%08zx  %s\n", a.offset + i, hex.c_str());
+        std::printf("%08llx  %s\n", at, hex.c_str());
       i += 8;
     } while (i < a.length);
   }
@@ -112,14 +115,53 @@ int inspect_log(std::istream& in, const std::string& file, const std::vector<sch
   if (!scanner.failed() && chosen == nullptr)
     return fail(bifrons::errc::type_mismatch, scanner.header().name_offset,
                 "(log header) " + scanner.header().type_name);
+  // --annotate: the header's and each record's parts, then the message's. The bytes of an intact
+  // header and record header are what the writer makes of the values read (the CRCs matched),
+  // so they are made again here rather than kept from the stream.
+  const bifrons::detail::log_header& header = scanner.header();
+  constexpr std::size_t log_path_width = 16;  // "(record 4294967296)" and most field paths
+  std::uint64_t expected = header.size;  // where the next record starts, without damage
+  if (options.annotate && !scanner.failed()) {
+    const auto bytes = bifrons::detail::log_header_bytes(header.type_name, header.schema, header.sync);
+    const std::size_t name_at = static_cast<std::size_t>(header.name_offset);
+    const std::size_t name_size = bytes.size() - 8 - name_at;  // the name and the schema with their lengths
+    std::printf("%-8s  %-23s  %-*s  %s\n", "offset", "bytes", int(log_path_width), "path", "meaning");
+    print_annotations({{0, 4, 0, "(log)", "log magic"},
+                       {4, name_at - 4, 0, "(log)", "format " + std::to_string(bifrons::log_format)},
+                       {name_at, name_size, 0, "(log)",
+                        "type " + header.type_name +
+                            (header.schema.empty()
+                                 ? ", no schema"
+                                 : ", the writer's schema (" + std::to_string(header.schema.size()) + " bytes)")},
+                       {bytes.size() - 8, 4, 0, "(log)", "sync marker"},
+                       {bytes.size() - 4, 4, 0, "(log)", "header CRC32C"}},
+                      bytes, 0, false, log_path_width);
+  }
   std::span<const std::byte> payload;
   std::uint64_t at = 0;
   while (scanner.next(payload, at)) {
     const decode_result r = decode(*chosen, payload, options);
+    if (options.annotate) {
+      if (at != expected)
+        std::printf("%08llx  (%llu damaged bytes skipped)\n", static_cast<unsigned long long>(expected),
+                    static_cast<unsigned long long>(at - expected));
+      std::byte record[bifrons::log_record_header_size];
+      const auto length = static_cast<std::uint32_t>(payload.size());
+      bifrons::detail::log_record_header(record, header.sync, length,
+                                         bifrons::detail::crc32c(0, payload.data(), payload.size()));
+      const std::string where = "(record " + std::to_string(at) + ")";
+      print_annotations({{0, 4, 0, where, "sync marker"},
+                         {4, 4, 0, where, "length " + std::to_string(length)},
+                         {8, 4, 0, where, "payload CRC32C"},
+                         {12, 4, 0, where, "header CRC32C"}},
+                        record, at, false, log_path_width);
+      print_annotations(r.annotations, payload, at + bifrons::log_record_header_size, false, log_path_width);
+      expected = at + bifrons::log_record_header_size + payload.size();
+    }
     if (!r.ok)
       return fail(r.code, at + bifrons::log_record_header_size + r.offset,
                   "the message at " + std::to_string(at) + ", " + r.path);
-    std::printf("%llu: %s\n", static_cast<unsigned long long>(at), to_text(r.value).c_str());
+    if (!options.annotate) std::printf("%llu: %s\n", static_cast<unsigned long long>(at), to_text(r.value).c_str());
   }
   std::fflush(stdout);  // the messages, then what ended them
   const bifrons::log_status& status = scanner.status();
@@ -213,8 +255,7 @@ int main(int argc, char** argv) {
                                  "; keep one");
     }
     if (is_log_file(file)) {
-      if (options.annotate || !type_name.empty())
-        throw std::runtime_error("--annotate and --type read single values, not logs");
+      if (!type_name.empty()) throw std::runtime_error("--type reads single values, not logs");
       std::ifstream in(file, std::ios::binary);
       return inspect_log(in, file, schemas, options, skip_damaged);
     }

@@ -208,9 +208,10 @@ class log_appender {
       pending_.resize(at);
       detail::raise(errc::allocation_limit_exceeded, length);
     }
+    // The checksums are filled in when the buffer is written, several records at once (seal()).
     std::byte* record = pending_.data() + at;
-    detail::log_record_header(record, sync_, static_cast<std::uint32_t>(length),
-                              detail::crc32c(0, record + log_record_header_size, length));
+    std::copy(sync_.begin(), sync_.end(), record);
+    detail::store_le(record + 4, static_cast<std::uint32_t>(length));
     switch (options_.policy) {
       case durability::none:
       case durability::fsync_batch:
@@ -264,6 +265,7 @@ class log_appender {
       const std::string schema_text = options_.with_schema ? schema<T>() : std::string();
       const auto header = detail::log_header_bytes(frame_type_name<T>(), schema_text, sync_);
       pending_.assign(header.begin(), header.end());
+      sealed_ = pending_.size();
       // Written at once, so that a reader opening the file meanwhile finds a log; synced only
       // under a policy that promises durability, as the directory is.
       if (options_.policy == durability::none)
@@ -309,7 +311,35 @@ class log_appender {
     if (status != 0) throw std::system_error(failure, std::generic_category(), "bifrons: syncing a log's directory");
   }
 
+  /// Fills in the payload and header CRC32Cs of the records appended since the last write, a
+  /// batch at a time: independent records' CRCs overlap (detail::crc32c_each).
+  void seal() {
+    constexpr std::size_t batch = 8;
+    while (sealed_ < pending_.size()) {
+      std::size_t at[batch];
+      const std::byte* parts[batch];
+      std::size_t lengths[batch];
+      std::uint32_t crcs[batch];
+      std::size_t count = 0;
+      for (; count < batch && sealed_ < pending_.size(); ++count) {
+        at[count] = sealed_;
+        lengths[count] = detail::load_le<std::uint32_t>(pending_.data() + sealed_ + 4);
+        parts[count] = pending_.data() + sealed_ + log_record_header_size;
+        sealed_ += log_record_header_size + lengths[count];
+      }
+      detail::crc32c_each(count, parts, lengths, crcs);
+      for (std::size_t k = 0; k < count; ++k) {
+        detail::store_le(pending_.data() + at[k] + 8, crcs[k]);
+        parts[k] = pending_.data() + at[k];
+        lengths[k] = 12;
+      }
+      detail::crc32c_each(count, parts, lengths, crcs);
+      for (std::size_t k = 0; k < count; ++k) detail::store_le(pending_.data() + at[k] + 12, crcs[k]);
+    }
+  }
+
   void write_pending() {
+    seal();
     const std::byte* p = pending_.data();
     std::size_t left = pending_.size();
     while (left > 0) {
@@ -320,6 +350,7 @@ class log_appender {
         // a record that never completed.
         const int failure = errno;
         pending_.erase(pending_.begin(), pending_.begin() + (p - pending_.data()));
+        sealed_ = pending_.size();
         throw std::system_error(failure, std::generic_category(), "bifrons: writing a log");
       }
       p += n;
@@ -327,6 +358,7 @@ class log_appender {
       written_ += static_cast<std::uint64_t>(n);
     }
     pending_.clear();
+    sealed_ = 0;
   }
 
   void sync() {
@@ -344,6 +376,7 @@ class log_appender {
   bool created_ = false;
   std::array<std::byte, 4> sync_{};
   std::vector<std::byte> pending_;
+  std::size_t sealed_ = 0;  // pending_ before it holds whole records with their CRCs (or the log's header)
   std::uint64_t written_ = 0;
   std::uint64_t torn_tail_cut_ = 0;
 };

@@ -9,6 +9,7 @@
 //     when the stopping reader met no error, the skipping one returns the same and ends the same;
 //     the bytes it skipped fit in the input;
 //   - under tight read_options it returns a prefix of the reference messages;
+//   - the scan's work (bytes checksummed, searched or moved) is linear in the input's size;
 //   - the messages read, written back as a log with the same header, read back as the same
 //     messages with no error, no torn tail and nothing skipped;
 //   - a read holds at most three times max_alloc_bytes plus two 64 KiB buffers (the record, the
@@ -98,6 +99,25 @@ void check_log(const char* name, input in) {
                   skipping.skipped == 0,
               "log reader: skip_damaged differs on a log without damage");
 
+  // The scan's work (bytes checksummed, searched or moved) is linear in the input, damage or not:
+  // per byte at most one marker search, one header CRC and two register-mark tails of under 64
+  // bytes (a candidate at every byte), one register mark, two direct checks, 8 batches' checks
+  // (verify_buffered) and 8 moves (log_scanner's comment). Inputs of CI's sizes stay under it
+  // either way; campaigns with a larger -max_len (scripts/fuzz) can break it.
+  {
+    std::istringstream stream(std::string(reinterpret_cast<const char*>(in.data()), in.size()));
+    bifrons::log_read_options options;
+    options.limits = fuzz::reference_limits;
+    options.skip_damaged = true;
+    bifrons::detail::log_scanner scanner(bifrons::detail::log_source(stream), options);
+    std::span<const std::byte> payload;
+    std::uint64_t at = 0;
+    while (scanner.next(payload, at)) {
+    }
+    ctx.check(scanner.work() <= 192 * std::uint64_t{in.size()} + (std::uint64_t{64} << 10),
+              "log reader: resynchronising did more than linear work");
+  }
+
   for (const auto& limits : fuzz::tight_limits) {
     const auto tight = read_log<T>(ctx, in, limits, false);
     ctx.check(tight.messages.size() <= stopped.messages.size() &&
@@ -147,7 +167,8 @@ bytes forged_log(input in) {
   return log;
 }
 
-/// Seeds: the golden logs, and a log of the golden Account.
+/// Seeds: the golden logs, a log of the golden Account, and a resynchronisation past forged
+/// headers that claim large lengths.
 void write_log_seeds(const std::string& dir) {
   for (const char* name : {"intact", "torn_tail", "damaged_middle"})
     fuzz::write_file(dir + "/golden-" + name + ".log",
@@ -164,6 +185,36 @@ void write_log_seeds(const std::string& dir) {
     log.insert(log.end(), payload.begin(), payload.end());
   }
   fuzz::write_file(dir + "/accounts.log", log);
+
+  // Resynchronisation under hostile headers: a damaged record, then forged intact headers 16
+  // bytes apart claiming 2 KiB each (wrong payload CRCs) with a real record every 32 of them,
+  // zeros so that every claim ends inside the log, and a last real record. (Kept small: the
+  // largest seed sets libFuzzer's input size. tests/log_test.cpp's LogHostile test is the one
+  // large enough for checking each claim from its bytes to break the linear bound.)
+  bytes hostile = bifrons::detail::log_header_bytes(bifrons::frame_type_name<std::vector<std::int32_t>>(), {}, sync);
+  auto append_message = [&](const std::vector<std::int32_t>& value, bool damage) {
+    bytes payload = bifrons::to_bytes(value);
+    std::byte header[bifrons::log_record_header_size];
+    bifrons::detail::log_record_header(header, sync, static_cast<std::uint32_t>(payload.size()),
+                                       bifrons::detail::crc32c(0, payload.data(), payload.size()));
+    if (damage) payload.back() ^= std::byte{1};
+    hostile.insert(hostile.end(), header, header + sizeof header);
+    hostile.insert(hostile.end(), payload.begin(), payload.end());
+  };
+  append_message({1, 2, 3}, false);
+  append_message({4, 5, 6}, true);
+  constexpr std::uint32_t claimed = 2048;
+  for (std::int32_t group = 0; group < 4; ++group) {
+    for (int i = 0; i < 32; ++i) {
+      std::byte header[bifrons::log_record_header_size];
+      bifrons::detail::log_record_header(header, sync, claimed, 0);
+      hostile.insert(hostile.end(), header, header + sizeof header);
+    }
+    append_message({group, -group}, false);
+  }
+  hostile.insert(hostile.end(), claimed, std::byte{0});
+  append_message({7}, false);
+  fuzz::write_file(dir + "/hostile-resync.log", hostile);
 }
 
 }  // namespace

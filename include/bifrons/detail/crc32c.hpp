@@ -60,6 +60,34 @@ inline constexpr std::array<std::array<std::uint32_t, 256>, 8> crc32c_tables = [
   return t;
 }();
 
+/// a times b modulo the polynomial, both reflected (x^0 in bit 31), for any two elements: what
+/// resynchronisation needs to join CRC registers across distances known only at run time.
+constexpr std::uint32_t crc32c_multiply(std::uint32_t a, std::uint32_t b) noexcept {
+  std::uint32_t product = 0;
+  for (std::uint32_t bit = std::uint32_t{1} << 31; bit != 0; bit >>= 1) {
+    if ((a & bit) != 0) product ^= b;
+    b = (b & 1u) != 0 ? (b >> 1) ^ crc32c_polynomial : b >> 1;
+  }
+  return product;
+}
+
+/// crc32c_square_powers[k]: x^(2^k) modulo the polynomial (reflected).
+inline constexpr std::array<std::uint32_t, 68> crc32c_square_powers = [] {
+  std::array<std::uint32_t, 68> t{};
+  t[0] = std::uint32_t{1} << 30;  // x^1
+  for (std::size_t k = 1; k < t.size(); ++k) t[k] = crc32c_multiply(t[k - 1], t[k - 1]);
+  return t;
+}();
+
+/// x^(8 n) modulo the polynomial: a CRC register times it is the register after n more zero
+/// bytes. At most 64 multiplications, whatever n.
+constexpr std::uint32_t crc32c_zero_bytes(std::uint64_t n) noexcept {
+  std::uint32_t power = std::uint32_t{1} << 31;  // x^0
+  for (std::size_t k = 3; n != 0; n >>= 1, ++k)
+    if ((n & 1u) != 0) power = crc32c_multiply(power, crc32c_square_powers[k]);
+  return power;
+}
+
 /// The portable CRC32C: extends crc (a finished CRC32C of earlier bytes, 0 for none) by n bytes.
 inline std::uint32_t crc32c_portable(std::uint32_t crc, const std::byte* p, std::size_t n) noexcept {
   const auto& t = crc32c_tables;
@@ -230,6 +258,70 @@ inline std::uint32_t crc32c(std::uint32_t crc, const std::byte* p, std::size_t n
 #else
   return crc32c_portable(crc, p, n);
 #endif
+}
+
+#if BIFRONS_CRC32C_X86 && defined(__x86_64__)
+/// Four CRC32Cs at once, crc32c(0, p[k], n[k]) into out[k]: the instruction waits 3 cycles for the
+/// one before it in its stream but issues every cycle, so four records in lockstep take a quarter
+/// of the time four calls take when each waits for its own chain (the log's records of ~100 bytes).
+[[gnu::target("sse4.2")]] inline void crc32c_four_sse42(const std::byte* const* p, const std::size_t* n,
+                                                        std::uint32_t* out) noexcept {
+  std::size_t shortest = n[0];
+  for (std::size_t k = 1; k < 4; ++k) shortest = n[k] < shortest ? n[k] : shortest;
+  const std::size_t words = shortest / 8;
+  std::uint64_t a = 0xffffffffu, b = 0xffffffffu, c = 0xffffffffu, d = 0xffffffffu;
+  for (std::size_t i = 0; i < 8 * words; i += 8) {
+    std::uint64_t w, x, y, z;
+    std::memcpy(&w, p[0] + i, 8);
+    std::memcpy(&x, p[1] + i, 8);
+    std::memcpy(&y, p[2] + i, 8);
+    std::memcpy(&z, p[3] + i, 8);
+    a = _mm_crc32_u64(a, w);
+    b = _mm_crc32_u64(b, x);
+    c = _mm_crc32_u64(c, y);
+    d = _mm_crc32_u64(d, z);
+  }
+  const std::uint64_t registers[4] = {a, b, c, d};
+  for (std::size_t k = 0; k < 4; ++k) {
+    const std::byte* q = p[k] + 8 * words;
+    std::size_t m = n[k] - 8 * words;
+    if (m >= 16) {
+      out[k] = crc32c(~static_cast<std::uint32_t>(registers[k]), q, m);
+      continue;
+    }
+    // A short rest (a record header's 12 bytes have 4) without a call.
+    std::uint64_t wide = registers[k];
+    if (m >= 8) {
+      std::uint64_t word;
+      std::memcpy(&word, q, 8);
+      wide = _mm_crc32_u64(wide, word);
+      q += 8;
+      m -= 8;
+    }
+    auto narrow = static_cast<std::uint32_t>(wide);
+    if (m >= 4) {
+      std::uint32_t word;
+      std::memcpy(&word, q, 4);
+      narrow = _mm_crc32_u32(narrow, word);
+      q += 4;
+      m -= 4;
+    }
+    for (; m > 0; --m, ++q) narrow = _mm_crc32_u8(narrow, std::to_integer<std::uint8_t>(*q));
+    out[k] = ~narrow;
+  }
+}
+#endif
+
+/// The CRC32C of each of count buffers, out[k] = crc32c(0, p[k], n[k]), computed together where
+/// the host can overlap them.
+inline void crc32c_each(std::size_t count, const std::byte* const* p, const std::size_t* n,
+                        std::uint32_t* out) noexcept {
+  std::size_t k = 0;
+#if BIFRONS_CRC32C_X86 && defined(__x86_64__)
+  if (cpu_has_sse42())
+    for (; k + 4 <= count; k += 4) crc32c_four_sse42(p + k, n + k, out + k);
+#endif
+  for (; k < count; ++k) out[k] = crc32c(0, p[k], n[k]);
 }
 
 }  // namespace bifrons::detail

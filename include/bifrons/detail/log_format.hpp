@@ -147,9 +147,18 @@ inline void log_record_header(std::byte* out, const std::array<std::byte, 4>& sy
 /// Reads a log's records through a buffer of a fixed size plus the largest record: the header
 /// first, then each record's payload, checked, with its offset. Damage and torn tails end up in
 /// status(); with skip_damaged, damaged stretches are skipped by searching for the sync marker.
+///
+/// Resynchronisation is linear in the bytes it scans, whatever the input. Hostile bytes can put an
+/// intact header claiming a large length at every few bytes; checking each candidate's payload
+/// from scratch would cost the file's size times the claimed length. Instead, once a payload
+/// check has failed, payloads that start inside bytes already checked are checked from CRC
+/// registers kept every mark_spacing bytes (each byte enters them once): a payload's CRC is then
+/// two registers joined by a multiplication, whatever its length. And the buffer moves its unread
+/// bytes to the front only when it has consumed an eighth as many since the last move.
 class log_scanner {
  public:
   static constexpr std::size_t chunk = std::size_t{64} << 10;
+  static constexpr std::size_t mark_spacing = 64;
   /// The most fill() is asked for (a 32-bit host cannot hold a record of 4 GiB, whatever the limits).
   static constexpr std::size_t max_fill = std::numeric_limits<std::size_t>::max() - 2 * chunk;
 
@@ -164,17 +173,45 @@ class log_scanner {
   [[nodiscard]] std::uint64_t end_of_records() const noexcept { return end_of_records_; }
   [[nodiscard]] std::uint64_t damaged_stretches() const noexcept { return damaged_stretches_; }
   [[nodiscard]] std::uint64_t skipped_bytes() const noexcept { return skipped_bytes_; }
+  /// The bytes checksummed, searched for the marker or moved in the buffer so far: the work of
+  /// the scan, which stays within a constant factor of the bytes read.
+  [[nodiscard]] std::uint64_t work() const noexcept { return work_; }
 
   /// The next intact record's payload (valid until the next call) and its offset, or false at
   /// the end, at a torn tail or at an error (status()).
   bool next(std::span<const std::byte>& payload, std::uint64_t& record_offset) {
     if (done_) return false;
+    if (offset_of(begin_) < verified_until_ || verify_buffered()) return next_verified(payload, record_offset);
+    return next_checked(payload, record_offset);
+  }
+
+  /// Ends the scan with an error found in a record's message (at offset).
+  bool stop(errc code, std::uint64_t offset, const char* what) {
+    status_ = {code, offset, 0, what};
+    done_ = true;
+    return false;
+  }
+
+ private:
+  /// The record at begin_, checked with the records buffered with it (verify_buffered).
+  bool next_verified(std::span<const std::byte>& payload, std::uint64_t& record_offset) noexcept {
+    const std::byte* h = buffer_.data() + begin_;
+    const std::size_t length = load_le<std::uint32_t>(h + 4);
+    payload = std::span<const std::byte>(h + log_record_header_size, length);
+    record_offset = offset_of(begin_);
+    begin_ += log_record_header_size + length;
+    end_of_records_ = offset_of(begin_);
+    return true;
+  }
+
+  /// The next intact record, each part checked here (and resynchronising after damage).
+  bool next_checked(std::span<const std::byte>& payload, std::uint64_t& record_offset) {
     for (;;) {
       const std::uint64_t at = offset_of(begin_);
       if (!fill(log_record_header_size)) return finish_short(at);
       const std::byte* h = buffer_.data() + begin_;
       const bool header_intact = std::equal(header_.sync.begin(), header_.sync.end(), h) &&
-                                 crc32c(0, h, 12) == load_le<std::uint32_t>(h + 12);
+                                 checksum(h, 12) == load_le<std::uint32_t>(h + 12);
       if (!header_intact) {
         if (damaged(at, "record header")) continue;
         return false;
@@ -187,7 +224,8 @@ class log_scanner {
       if (!fill(whole)) return finish_short(at);
       h = buffer_.data() + begin_;
       const std::byte* body = h + log_record_header_size;
-      if (crc32c(0, body, length) != load_le<std::uint32_t>(h + 8)) {
+      if (payload_crc(at + log_record_header_size, body, length) != load_le<std::uint32_t>(h + 8)) {
+        checked_until_ = std::max(checked_until_, at + whole);
         if (damaged(at, "record payload")) continue;
         return false;
       }
@@ -200,14 +238,6 @@ class log_scanner {
     }
   }
 
-  /// Ends the scan with an error found in a record's message (at offset).
-  bool stop(errc code, std::uint64_t offset, const char* what) {
-    status_ = {code, offset, 0, what};
-    done_ = true;
-    return false;
-  }
-
- private:
   std::uint64_t offset_of(std::size_t index) const noexcept { return consumed_ + index; }
   std::size_t available() const noexcept { return end_ - begin_; }
 
@@ -215,17 +245,15 @@ class log_scanner {
   bool fill(std::size_t n) {
     if (available() >= n) return true;
     if (eof_) return false;
-    if (begin_ != 0) {
-      std::memmove(buffer_.data(), buffer_.data() + begin_, available());
-      consumed_ += begin_;
-      end_ -= begin_;
-      begin_ = 0;
-    }
-    while (end_ < n) {
+    // Moving the unread bytes costs what they hold: done once the bytes consumed since the last
+    // move are an eighth of them, so that each byte is moved at most 8 times and the buffer holds
+    // at most an eighth more than the largest record (plus chunk).
+    if (begin_ != 0 && (begin_ >= available() / 8 || n > max_fill - begin_)) compact();
+    while (available() < n) {
       if (end_ == buffer_.size()) {
         // Grows with the bytes that arrive (at most doubling), not with what a length claims: a
         // header claiming 200 MiB at the end of a short file costs what the file holds.
-        const std::size_t target = n + chunk;
+        const std::size_t target = begin_ + n + chunk;
         const std::size_t size = buffer_.size();
         buffer_.resize(size + std::min(std::max(size, chunk), target - size));
       }
@@ -241,6 +269,105 @@ class log_scanner {
       end_ += static_cast<std::size_t>(got);
     }
     return true;
+  }
+
+  /// Checks the whole records already buffered from begin_ together (their CRCs overlap:
+  /// crc32c_each), so that next() returns them without checking each; stops before the first
+  /// that is not whole in the buffer or not intact, which next() then checks alone. A batch is
+  /// 8 records, so a record's bytes are checksummed by at most 8 batches cut short by damage.
+  /// Whether the record at begin_ is then verified.
+  bool verify_buffered() {
+    if (in_damage_ || offset_of(begin_) < checked_until_) return false;
+    constexpr std::size_t batch = 8;
+    const std::byte* headers[batch];
+    const std::byte* payloads[batch];
+    std::size_t header_lengths[batch];
+    std::size_t lengths[batch];
+    std::uint32_t crcs[batch];
+    std::size_t count = 0;
+    for (std::size_t pos = begin_; count < batch && end_ - pos >= log_record_header_size; ++count) {
+      const std::byte* h = buffer_.data() + pos;
+      const std::size_t length = load_le<std::uint32_t>(h + 4);
+      if (!std::equal(header_.sync.begin(), header_.sync.end(), h) || length > options_.limits.max_alloc_bytes ||
+          length > end_ - pos - log_record_header_size)
+        break;
+      headers[count] = h;
+      header_lengths[count] = 12;
+      payloads[count] = h + log_record_header_size;
+      lengths[count] = length;
+      pos += log_record_header_size + length;
+    }
+    if (count < 2) return false;  // next_checked() checks a lone record as it reads it
+    crc32c_each(count, headers, header_lengths, crcs);
+    std::size_t intact = 0;
+    while (intact < count && crcs[intact] == load_le<std::uint32_t>(headers[intact] + 12)) ++intact;
+    work_ += 12 * count;
+    crc32c_each(intact, payloads, lengths, crcs);
+    std::uint64_t until = offset_of(begin_);
+    for (std::size_t k = 0; k < intact; ++k) work_ += lengths[k];
+    for (std::size_t k = 0; k < intact && crcs[k] == load_le<std::uint32_t>(headers[k] + 8); ++k)
+      until += log_record_header_size + lengths[k];
+    verified_until_ = until;
+    return until > offset_of(begin_);
+  }
+
+  /// Moves the unread bytes to the front, keeping the bytes from the last register mark at or
+  /// before them (the marks behind it are dropped; all of them if none reaches the unread bytes).
+  void compact() {
+    std::size_t from = begin_;
+    if (!marks_.empty()) {
+      const std::uint64_t first_unread = offset_of(begin_);
+      const std::uint64_t last_mark = marks_base_ + (marks_.size() - 1) * std::uint64_t{mark_spacing};
+      if (last_mark < first_unread) {
+        marks_.clear();
+      } else {
+        const std::uint64_t drop = (first_unread - marks_base_) / mark_spacing;
+        marks_.erase(marks_.begin(), marks_.begin() + static_cast<std::ptrdiff_t>(drop));
+        marks_base_ += drop * mark_spacing;
+        from = begin_ - static_cast<std::size_t>(first_unread - marks_base_);
+      }
+    }
+    std::memmove(buffer_.data(), buffer_.data() + from, end_ - from);
+    work_ += end_ - from;
+    consumed_ += from;
+    end_ -= from;
+    begin_ -= from;
+  }
+
+  std::uint32_t checksum(const std::byte* p, std::size_t n) noexcept {
+    work_ += n;
+    return crc32c(0, p, n);
+  }
+
+  /// The CRC32C of the payload at body (offset at in the log): computed from its bytes, unless
+  /// it starts inside bytes a failed check already covered; then from the register marks.
+  std::uint32_t payload_crc(std::uint64_t at, const std::byte* body, std::size_t length) {
+    if (at >= checked_until_) return checksum(body, length);
+    const std::uint64_t end = at + length;
+    const std::uint32_t before = register_at(at);
+    const std::uint32_t after = register_at(end);
+    // after = before * x^(8 length) + the payload's register from 0; the CRC starts from ~0.
+    return ~(after ^ crc32c_multiply(before ^ 0xffffffffu, crc32c_zero_bytes(length)));
+  }
+
+  /// The CRC register after the buffered bytes from marks_base_ up to offset (from 0 at
+  /// marks_base_), extending the marks to it. offset is at or after the first unread byte.
+  std::uint32_t register_at(std::uint64_t offset) {
+    auto extend = [&](std::uint32_t reg, std::uint64_t from, std::size_t n) {
+      work_ += n;
+      return ~crc32c(~reg, buffer_.data() + static_cast<std::size_t>(from - consumed_), n);
+    };
+    if (marks_.empty()) {
+      marks_base_ = offset_of(begin_);
+      marks_.push_back(0);
+    }
+    const std::uint64_t j = (offset - marks_base_) / mark_spacing;
+    while (marks_.size() <= j) {
+      const std::uint64_t from = marks_base_ + (marks_.size() - 1) * std::uint64_t{mark_spacing};
+      marks_.push_back(extend(marks_.back(), from, mark_spacing));
+    }
+    const std::uint64_t from = marks_base_ + j * mark_spacing;
+    return extend(marks_[static_cast<std::size_t>(j)], from, static_cast<std::size_t>(offset - from));
   }
 
   /// The input ended inside a record (or failed): a torn tail, or the clean end.
@@ -272,6 +399,7 @@ class log_scanner {
       const std::byte* first = buffer_.data() + begin_;
       const std::byte* last = buffer_.data() + end_;
       const std::byte* found = std::search(first, last, header_.sync.begin(), header_.sync.end());
+      work_ += static_cast<std::size_t>(found - first);
       if (found != last) {
         begin_ = static_cast<std::size_t>(found - buffer_.data());
         return true;
@@ -342,6 +470,11 @@ class log_scanner {
   std::uint64_t damaged_stretches_ = 0;
   std::uint64_t skipped_bytes_ = 0;
   std::uint64_t damage_start_ = 0;
+  std::uint64_t checked_until_ = 0;     // the end of the furthest payload whose check failed
+  std::uint64_t verified_until_ = 0;    // the end of the records verify_buffered() found intact
+  std::vector<std::uint32_t> marks_;    // marks_[j]: the CRC register at marks_base_ + j * mark_spacing
+  std::uint64_t marks_base_ = 0;        // a buffered offset (register 0 there)
+  std::uint64_t work_ = 0;
   bool in_damage_ = false;
   bool eof_ = false;
   bool done_ = false;

@@ -9,6 +9,7 @@ import os
 import struct
 from typing import IO, Any, Iterator, List, Optional, Union
 
+from ._crc32c import crc32c, multiply, register, zero_bytes
 from ._errors import DecodeError, Errc
 from ._state import ReadOptions
 
@@ -17,28 +18,9 @@ LOG_FORMAT = 1
 RECORD_HEADER = 16
 MAX_NAME = 4096
 _CHUNK = 64 << 10
+_MARK_SPACING = 64
 
-
-def _crc32c_table() -> List[int]:
-    table = []
-    for b in range(256):
-        crc = b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
-        table.append(crc)
-    return table
-
-
-_TABLE = _crc32c_table()
-
-
-def crc32c(data: bytes, crc: int = 0) -> int:
-    """CRC32C (Castagnoli) of data, continuing crc: the checksum of logs and checksummed frames."""
-    crc ^= 0xFFFFFFFF
-    table = _TABLE
-    for b in data:
-        crc = (crc >> 8) ^ table[(crc ^ b) & 0xFF]
-    return crc ^ 0xFFFFFFFF
+__all__ = ["LogReader", "crc32c", "read_log"]
 
 
 class LogReader:
@@ -50,6 +32,10 @@ class LogReader:
     damaged stretches are skipped (``damaged_stretches``, ``skipped_bytes``). A torn tail ends the
     iteration: ``torn_tail_bytes`` bytes at ``end_offset``. ``options`` apply to each message, and
     ``max_alloc_bytes`` bounds a record's length, checked before it is read.
+
+    Resynchronisation is linear in the bytes scanned, as the C++ reader's is: payloads that start
+    inside bytes a failed check covered are checked from CRC registers kept every 64 bytes, and
+    the buffer drops consumed bytes only once they are an eighth of what it holds.
     """
 
     def __init__(
@@ -68,10 +54,14 @@ class LogReader:
         else:
             self._file = source
             self._owned = False
-        self._buf = b""
+        self._buf = bytearray()
         self._pos = 0  # the first unread byte of _buf
         self._consumed = 0  # the log offset of _buf[0]
         self._eof = False
+        self._checked_until = 0  # the end of the furthest payload whose check failed
+        self._marks: List[int] = []  # the CRC register at _marks_base + j * _MARK_SPACING
+        self._marks_base = 0
+        self._work = 0  # bytes checksummed, searched or moved: linear in the bytes read
         self.type_name = ""
         self.writer_schema = ""
         self.end_offset = 0
@@ -107,20 +97,59 @@ class LogReader:
             return True
         if self._eof:
             return False
-        self._consumed += self._pos
-        parts = [self._buf[self._pos :]]
-        have = len(parts[0])
+        if self._pos and self._pos >= self._available() // 8:
+            self._compact()
+        have = self._available()
         while have < n:
             # At most 1 MiB a call: a length that claims more than the file holds costs what it holds.
             chunk = self._file.read(min(max(n - have, _CHUNK), 1 << 20))
             if not chunk:
                 self._eof = True
                 break
-            parts.append(chunk)
+            self._buf += chunk
             have += len(chunk)
-        self._buf = b"".join(parts)
-        self._pos = 0
         return have >= n
+
+    def _compact(self) -> None:
+        """Drops the consumed bytes, but those from the last register mark at or before _pos."""
+        start = self._pos
+        if self._marks:
+            first_unread = self._offset()
+            last_mark = self._marks_base + (len(self._marks) - 1) * _MARK_SPACING
+            if last_mark < first_unread:
+                self._marks = []
+            else:
+                drop = (first_unread - self._marks_base) // _MARK_SPACING
+                del self._marks[:drop]
+                self._marks_base += drop * _MARK_SPACING
+                start = self._pos - (first_unread - self._marks_base)
+        self._work += len(self._buf) - start
+        del self._buf[:start]
+        self._consumed += start
+        self._pos -= start
+
+    def _payload_crc(self, at: int, p: int, length: int) -> int:
+        """The payload's CRC32C (at: its offset, p: its index): from its bytes, unless it starts
+        inside bytes a failed check covered; then from the register marks."""
+        if at >= self._checked_until:
+            self._work += length
+            return crc32c(self._buf[p : p + length])
+        before = self._register_at(at)
+        after = self._register_at(at + length)
+        return after ^ multiply(before ^ 0xFFFFFFFF, zero_bytes(length)) ^ 0xFFFFFFFF
+
+    def _register_at(self, offset: int) -> int:
+        if not self._marks:
+            self._marks_base = self._offset()
+            self._marks.append(0)
+        j = (offset - self._marks_base) // _MARK_SPACING
+        while len(self._marks) <= j:
+            start = self._marks_base + (len(self._marks) - 1) * _MARK_SPACING - self._consumed
+            self._marks.append(register(self._buf[start : start + _MARK_SPACING], self._marks[-1]))
+            self._work += _MARK_SPACING
+        start = self._marks_base + j * _MARK_SPACING
+        self._work += offset - start
+        return register(self._buf[start - self._consumed : offset - self._consumed], self._marks[j])
 
     def _offset(self) -> int:
         return self._consumed + self._pos
@@ -165,7 +194,7 @@ class LogReader:
         at = self._at
         if not self._fill(at + 8):
             raise DecodeError(Errc.unexpected_end, self._consumed + len(self._buf), "log header")
-        self._sync = self._buf[at : at + 4]
+        self._sync = bytes(self._buf[at : at + 4])
         if crc32c(self._buf[: at + 4]) != struct.unpack_from("<I", self._buf, at + 4)[0]:
             raise DecodeError(Errc.checksum_mismatch, at + 4, "log header")
         if self.type_name != self._schema.type_name:
@@ -188,20 +217,26 @@ class LogReader:
                         self.end_offset, self.torn_tail_bytes = at, self._available()
                     return
                 p = self._pos
-                header = self._buf[p : p + RECORD_HEADER]
+                header = bytes(self._buf[p : p + RECORD_HEADER])
                 length, payload_crc, header_crc = struct.unpack_from("<III", header, 4)
                 what = ""
+                self._work += 12
                 if header[:4] != self._sync or crc32c(header[:12]) != header_crc:
                     what = "record header"
                 else:
                     if length > self._options.max_alloc_bytes:
                         raise DecodeError(Errc.allocation_limit_exceeded, at + 4, "record header")
                     if not self._fill(RECORD_HEADER + length):
-                        self.end_offset, self.torn_tail_bytes = at, self._available()
+                        if in_damage:
+                            # Damage that runs to the end: skipped, like the rest of the stretch.
+                            self.end_offset = self._consumed + len(self._buf)
+                            self.skipped_bytes += self.end_offset - damage_start
+                        else:
+                            self.end_offset, self.torn_tail_bytes = at, self._available()
                         return
-                    p = self._pos
-                    payload = self._buf[p + RECORD_HEADER : p + RECORD_HEADER + length]
-                    if crc32c(payload) != payload_crc:
+                    p = self._pos + RECORD_HEADER
+                    if self._payload_crc(at + RECORD_HEADER, p, length) != payload_crc:
+                        self._checked_until = max(self._checked_until, at + RECORD_HEADER + length)
                         what = "record payload"
                 if what:
                     if not self._skip:
@@ -214,6 +249,7 @@ class LogReader:
                 if in_damage:
                     self.skipped_bytes += at - damage_start
                     in_damage = False
+                payload = bytes(self._buf[p : p + length])
                 try:
                     value = self._schema.decode(payload, self._options)
                 except DecodeError as e:
@@ -231,8 +267,10 @@ class LogReader:
         while True:
             found = self._buf.find(self._sync, self._pos)
             if found >= 0:
+                self._work += found - self._pos
                 self._pos = found
                 return
+            self._work += len(self._buf) - self._pos
             self._pos = max(self._pos, len(self._buf) - 3)
             if not self._fill(self._available() + 1):
                 return
