@@ -7,6 +7,8 @@
 // data stops with the library's error code, the offset and the field path.
 
 #include <algorithm>
+#include <array>
+#include <bifrons/detail/kafka_message.hpp>
 #include <bifrons/log.hpp>
 #include <cstdio>
 #include <cstring>
@@ -260,10 +262,28 @@ int main(int argc, char** argv) {
       return inspect_log(in, file, schemas, options, skip_damaged);
     }
     const std::string data = read_file(file);
-    const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data.data()), data.size());
-    if (bytes.size() >= 4 && std::equal(bifrons::log_magic.begin(), bifrons::log_magic.end(), bytes.begin())) {
+    const std::span<const std::byte> file_bytes(reinterpret_cast<const std::byte*>(data.data()), data.size());
+    if (file_bytes.size() >= 4 &&
+        std::equal(bifrons::log_magic.begin(), bifrons::log_magic.end(), file_bytes.begin())) {
       std::istringstream in(data);
       return inspect_log(in, file, schemas, options, skip_damaged);
+    }
+    // A Kafka value with its writer's schema fingerprint in front (kafka.hpp's default, docs/kafka.md
+    // "The fingerprint prefix"): the frame after it is read, and offsets stay the value's.
+    using bifrons::kafka::fingerprint_prefix_size;
+    const std::size_t prefix =
+        bifrons::kafka::detail::has_fingerprint_prefix(file_bytes) &&
+                is_framed(file_bytes.subspan(std::min(fingerprint_prefix_size, file_bytes.size())))
+            ? fingerprint_prefix_size
+            : 0;
+    const std::span<const std::byte> bytes = file_bytes.subspan(prefix);
+    if (prefix != 0 && options.annotate) {
+      std::array<char, 16> text{};
+      const std::string_view fingerprint =
+          bifrons::kafka::detail::writer_schema_id(file_bytes, [] { return std::span<const std::byte>{}; }, text);
+      print_annotations({{0, 1, 0, "(kafka)", "fingerprint prefix"},
+                         {1, prefix - 1, 0, "(kafka)", "the writer's schema fingerprint " + std::string(fingerprint)}},
+                        file_bytes);
     }
     const std::string shown = file == "-" ? "stdin" : file;
     decode_result r;
@@ -286,13 +306,13 @@ int main(int argc, char** argv) {
       r = decode(s, root, bytes, options);
     }
     if (options.annotate)
-      print_annotations(r.annotations, bytes);
+      print_annotations(r.annotations, bytes, prefix, prefix == 0);
     else if (r.ok)
       std::printf("%s\n", to_text(r.value, 2).c_str());
     if (!r.ok) {
       std::fprintf(stderr, "bifrons-inspect: %s: %s (%u) at byte %zu, in %s: %s\n", shown.c_str(),
-                   std::string(errc_name(r.code)).c_str(), static_cast<unsigned>(r.code), r.offset, r.path.c_str(),
-                   r.note.empty() ? bifrons::describe(r.code) : r.note.c_str());
+                   std::string(errc_name(r.code)).c_str(), static_cast<unsigned>(r.code), prefix + r.offset,
+                   r.path.c_str(), r.note.empty() ? bifrons::describe(r.code) : r.note.c_str());
       // Garbage fails in the structure; a value that reads but is refused (a limit, a type) is data.
       const bool structural = r.code == bifrons::errc::unexpected_end || r.code == bifrons::errc::malformed_varint ||
                               r.code == bifrons::errc::invalid_value || r.code == bifrons::errc::count_exceeds_input ||

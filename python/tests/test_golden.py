@@ -214,3 +214,19 @@ def test_frame_errors() -> None:
     assert error(account, framed[:-1]) == (bifrons.Errc.unexpected_end, len(framed) - 1)  # where it ends
     assert error(account, framed[: frame_size + 3]) == (bifrons.Errc.unexpected_end, frame_size + 3)
     assert error(account, framed + b"\x00") == (bifrons.Errc.trailing_bytes, len(framed))
+
+
+def test_kafka_values() -> None:
+    # A Kafka value of kafka.hpp's default form (docs/kafka.md): 0xbf, the writer's schema
+    # fingerprint, then the frame. decode_framed reads it; errors count from the value's start.
+    value = (GOLDEN / "kafka" / "vector_int32.bin").read_bytes()
+    vector = _golden("vector_int32")[0]
+    assert bifrons.kafka_fingerprint(value) == "55eec7361a70e11d"
+    assert bifrons.kafka_fingerprint((GOLDEN / "framed" / "vector_int32.bin").read_bytes()) is None
+    assert_same(vector.decode_framed(value), [1, -2])
+    with pytest.raises(bifrons.DecodeError) as cut:
+        vector.decode_framed(value[:-2])  # two elements of four bytes, six left: at the count
+    assert cut.value.code == bifrons.Errc.count_exceeds_input and cut.value.offset == 0x1C
+    with pytest.raises(bifrons.DecodeError) as other:
+        _golden("account")[0].decode_framed(value)
+    assert other.value.code == bifrons.Errc.type_mismatch and other.value.offset == 9 + 5

@@ -10,7 +10,7 @@ The wire format is docs/format.md, the schema model and the values docs/schema.m
 """
 
 from ._errors import DecodeError, EncodeError, Errc, Error, SchemaError
-from ._frame import Frame, read_frame
+from ._frame import Frame, kafka_fingerprint, read_frame
 from ._log import LogReader, crc32c, read_log
 from ._schema import Schema, load_schema
 from ._state import ReadOptions
@@ -26,6 +26,7 @@ __all__ = [
     "Schema",
     "SchemaError",
     "crc32c",
+    "kafka_fingerprint",
     "load_schema",
     "read_frame",
     "read_log",

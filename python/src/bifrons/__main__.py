@@ -14,7 +14,7 @@ import sys
 from typing import List, Optional
 
 from ._errors import DecodeError, Errc, SchemaError
-from ._frame import MAGIC
+from ._frame import MAGIC, kafka_fingerprint
 from ._schema import load_schema
 from ._state import ReadOptions
 
@@ -55,8 +55,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"bifrons: {e}", file=sys.stderr)
         return 2
     name = "stdin" if args.file == "-" else args.file
+    # A typed file, or a Kafka value with its writer's schema fingerprint before the frame.
+    framed = data.startswith(MAGIC) or kafka_fingerprint(data) is not None
     try:
-        if data.startswith(MAGIC) or args.framed:
+        if framed or args.framed:
             value = schema.decode_framed(data, options)
         else:
             value = schema.decode(data, options)
@@ -64,7 +66,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         # An unknown type: the message names it (the codes' own texts say the rest).
         named = f": {e.message}" if e.code == Errc.unknown_type and e.message != e.code.name else ""
         print(f"bifrons: {name}: {e.code.name} ({int(e.code)}) at byte {e.offset}, in {e.path}{named}", file=sys.stderr)
-        if not data.startswith(MAGIC) and e.code != Errc.not_bifrons:
+        if not framed and e.code != Errc.not_bifrons:
             print(
                 f"bifrons: {name} has no frame, so it was read as an untyped value of the schema's root; if it "
                 "should be a typed file (bifrons::to_framed), it is not bifrons data (--framed says so)",

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 from ._errors import DecodeError, Errc
 from ._state import ReadOptions, Reader, varint_bytes
@@ -24,6 +24,23 @@ class Frame(NamedTuple):
     """Where the name's length is (the offset of a ``type_mismatch``)."""
     checksummed: bool = False
     """Whether the frame's last 4 bytes are a CRC32C of every byte before them."""
+
+
+KAFKA_FINGERPRINT_PREFIX = 0xBF  # then the writer's schema fingerprint, 8 bytes (docs/kafka.md)
+
+
+def kafka_fingerprint_prefix_size(data: bytes) -> int:
+    """9 if data is a Kafka value whose frame follows its writer's schema fingerprint
+    (``0xbf``, 8 bytes, then the frame's magic), else 0."""
+    if len(data) >= 9 + len(MAGIC) and data[0] == KAFKA_FINGERPRINT_PREFIX and data[9 : 9 + len(MAGIC)] == MAGIC:
+        return 9
+    return 0
+
+
+def kafka_fingerprint(data: bytes) -> Optional[str]:
+    """The writer's schema fingerprint of a Kafka value, as the 16 hex digits its schema file is
+    named by (docs/kafka.md), or None if the value has no fingerprint prefix."""
+    return bytes(data[1:9]).hex() if kafka_fingerprint_prefix_size(data) else None
 
 
 def frame_header(type_name: str) -> bytes:

@@ -36,7 +36,7 @@ from ._codecs import (
     tree_cost,
 )
 from ._errors import DecodeError, EncodeError, Errc, Error, SchemaError
-from ._frame import MAGIC, frame_header, read_frame
+from ._frame import MAGIC, frame_header, kafka_fingerprint_prefix_size, read_frame
 from ._log import crc32c
 from ._state import ReadOptions, Reader, Writer
 
@@ -520,8 +520,17 @@ class Schema:
     def decode_framed(self, data: Bytes, options: Optional[ReadOptions] = None) -> Any:
         """A typed file (docs/format.md section 30): checks the frame names this schema's root
         type (``not_bifrons``, ``type_mismatch``), then reads the value after it. Offsets count
-        from the frame's first byte."""
+        from the frame's first byte. A Kafka value whose frame follows its writer's schema
+        fingerprint (``0xbf`` and 8 bytes, docs/kafka.md) is read from its frame, and offsets then
+        count from the value's first byte."""
         data = _input(data)
+        prefix = kafka_fingerprint_prefix_size(data)
+        if prefix:
+            try:
+                return self.decode_framed(data[prefix:], options)
+            except DecodeError as e:
+                e.offset += prefix
+                raise
         frame = read_frame(data)
         if frame.checksummed:
             # Checked before the name, as the C++ reader does: damage is reported as damage.
