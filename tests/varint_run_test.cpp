@@ -8,8 +8,10 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "types/test_support.hpp"
@@ -266,6 +268,63 @@ TEST(VarintRun, InvalidRunsFailWhereTheScalarDecoderFails) {
     const bytes in = block_with_first_body(8, cat({first, B({0, 0, 0, 0, 0, 0, 0})}), 7);
     EXPECT_TRUE(decoders_agree<std::vector<Mixed>>(in));
     EXPECT_TRUE(fails_with<std::vector<Mixed>>(in, errc::value_out_of_range, first.size()));
+  }
+}
+
+/// Two fields: a body of two bytes that the bytes of any string can spell.
+struct Two {
+  std::int32_t a = 0, b = 0;
+  friend bool operator==(const Two&, const Two&) = default;
+};
+
+/// An array of structs after a one-byte optional's tag, in a body that may end after the tag.
+struct EndsEarly {
+  std::optional<std::array<Two, 1>> runs;
+  friend bool operator==(const EndsEarly&, const EndsEarly&) = default;
+};
+struct EndsEarlyThenText {
+  EndsEarly first;
+  std::string text;
+  friend bool operator==(const EndsEarlyThenText&, const EndsEarlyThenText&) = default;
+};
+
+// A block whose enclosing body has ended (its limit is the block's first byte, with more than 64
+// bytes of input after it) has no elements to read: the scalar decoder fails at the body's end,
+// and the run decoder must not take the bytes after the body for the block's elements.
+TEST(VarintRun, ABlockWhereTheEnclosingBodyEndedIsNotReadPastIt) {
+  // EndsEarly's body is the optional's tag alone; then a string of 100 bytes, whose count (100:
+  // a header of 50 bytes, no version) and first bytes read as a Two.
+  const bytes in =
+      cat({varint_bytes(103 << 1), B({0x02, 0x01}), varint_bytes(100), bytes(100, static_cast<std::byte>('a'))});
+  EXPECT_TRUE(decoders_agree<EndsEarlyThenText>(in));
+  EXPECT_TRUE(fails_with<EndsEarlyThenText>(in, errc::unexpected_end, 4, 1));
+}
+
+// After an error the input's limit is pulled down to the cursor; a block read after it (a tuple
+// reads every element) must read nothing and leave the cursor there: the run decoder took the
+// bytes after the error for elements and moved the cursor past the limit, after which the
+// remaining byte count wrapped and a later fixed-width block was copied from past the input.
+TEST(VarintRun, ABlockAfterAnErrorReadsNothing) {
+  const bytes in = cat({B({0xac, 0x02}),              // 300 in a uint8_t: value_out_of_range
+                        B({0x04, 0x02, 0x04}),        // a Two the run decoder would take
+                        bytes(70, std::byte{0x02})});  // more than 64 bytes after it
+  using Fields = std::tuple<std::uint8_t, std::array<Two, 1>, std::array<double, 100>>;
+  EXPECT_TRUE(decoders_agree<Fields>(in));
+  EXPECT_TRUE(fails_with<Fields>(in, errc::value_out_of_range, 0));
+
+  // The same at the level of read_runs: an input whose limit is its position reads no element,
+  // failed or not, and does not move.
+  for (const bool failed : {false, true}) {
+    bifrons::detail::source source(in.data(), in.size(), bifrons::read_options{});
+    (void)source.skip(2);
+    if (failed)
+      source.fail(errc::invalid_value);
+    else
+      (void)source.narrow(0);
+    std::array<Two, 1> out{};
+    EXPECT_EQ(bifrons::detail::struct_codec<Two>::read_runs(source, out.data(), out.size()), 0u);
+    EXPECT_EQ(source.offset(), 2u);
+    EXPECT_EQ(source.remaining(), 0u);
   }
 }
 
