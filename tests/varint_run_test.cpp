@@ -308,7 +308,7 @@ TEST(VarintRun, ABlockAfterAnErrorReadsNothing) {
   const bytes in = cat({B({0xac, 0x02}),              // 300 in a uint8_t: value_out_of_range
                         B({0x04, 0x02, 0x04}),        // a Two the run decoder would take
                         bytes(70, std::byte{0x02})});  // more than 64 bytes after it
-  using Fields = std::tuple<std::uint8_t, std::array<Two, 1>, std::array<double, 100>>;
+  using Fields = std::tuple<std::uint8_t, std::array<Two, 1>, std::array<std::uint64_t, 100>>;
   EXPECT_TRUE(decoders_agree<Fields>(in));
   EXPECT_TRUE(fails_with<Fields>(in, errc::value_out_of_range, 0));
 
@@ -326,6 +326,137 @@ TEST(VarintRun, ABlockAfterAnErrorReadsNothing) {
     EXPECT_EQ(source.offset(), 2u);
     EXPECT_EQ(source.remaining(), 0u);
   }
+}
+
+/// A body of at most 63 bytes: the longest a run takes (twelve 5-byte fields and a 3-byte one).
+struct SixtyThree {
+  std::int32_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0, i = 0, j = 0, k = 0, l = 0;
+  std::uint16_t m = 0;
+  friend bool operator==(const SixtyThree&, const SixtyThree&) = default;
+};
+/// Thirteen 5-byte fields: a body that may take 65 bytes is no run.
+struct SixtyFive {
+  std::int32_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0, i = 0, j = 0, k = 0, l = 0, m = 0;
+};
+
+enum class Negative : std::int8_t { least = -128, most = 127 };
+enum WideEnum : wchar_t { wide_zero };
+
+/// The character types that travel as varints, and enums of unusual underlying types.
+struct Characters {
+  wchar_t a = 0;
+  char16_t b = 0;
+  char32_t c = 0;
+  signed char d = 0;
+  unsigned char e = 0;
+  Negative f = Negative::most;
+  WideEnum g = wide_zero;
+  friend bool operator==(const Characters&, const Characters&) = default;
+};
+/// wchar_t travels unsigned however the host signs it: read and written as the object's bytes.
+struct WideChars {
+  wchar_t a = 0, b = 0, c = 0;
+  friend bool operator==(const WideChars&, const WideChars&) = default;
+};
+struct Negatives {
+  Negative a = Negative::most, b = Negative::most;
+  friend bool operator==(const Negatives&, const Negatives&) = default;
+};
+struct OneField {
+  std::uint32_t v = 0;
+  friend bool operator==(const OneField&, const OneField&) = default;
+};
+
+struct WithBool {
+  std::int32_t a = 0;
+  bool b = false;
+};
+struct WithChar {
+  std::int32_t a = 0;
+  char b = 0;
+};
+struct Seventeen {
+  std::int8_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0, i = 0, j = 0, k = 0, l = 0, m = 0, n = 0, o = 0,
+              p = 0, q = 0;
+};
+struct Versioned {
+  static constexpr std::uint32_t bifrons_version = 2;
+  std::int32_t a = 0;
+};
+
+static_assert(bifrons::detail::struct_codec<SixtyThree>::max_body == 63);
+static_assert(bifrons::detail::struct_codec<SixtyThree>::varint_run_body);
+static_assert(!bifrons::detail::struct_codec<SixtyFive>::varint_run_body);
+static_assert(bifrons::detail::struct_codec<Characters>::varint_run_body);
+static_assert(bifrons::detail::struct_codec<WideChars>::uniform_run &&
+              bifrons::detail::struct_codec<Negatives>::uniform_run &&
+              bifrons::detail::struct_codec<OneField>::uniform_run);
+static_assert(!bifrons::detail::struct_codec<WithBool>::varint_run_body);
+static_assert(!bifrons::detail::struct_codec<WithChar>::varint_run_body);
+static_assert(!bifrons::detail::struct_codec<Seventeen>::varint_run_body);
+static_assert(!bifrons::detail::struct_codec<Versioned>::varint_run_body);
+
+/// n values of T with every field drawn from its type's whole range, its ends and small values.
+template <class T>
+std::vector<T> any_values(std::size_t n, std::mt19937_64& rng) {
+  std::vector<T> out(n);
+  const auto draw = [&]<class F>(F& field) {
+    using I = typename bifrons::detail::run_integer<F>::type;
+    using limits = std::numeric_limits<I>;
+    const std::uint64_t bits = rng();
+    I v = static_cast<I>(bits >> 3);
+    if (bits % 8 == 0) v = limits::min();
+    if (bits % 8 == 1) v = limits::max();
+    if (bits % 8 == 2) v = static_cast<I>(static_cast<int>(bits >> 8) % 200 - 100);
+    field = static_cast<F>(v);
+  };
+  for (T& v : out)
+    bifrons::detail::visit_members<bifrons::detail::member_count<T>>(v, [&](auto&... fields) { (draw(fields), ...); });
+  return out;
+}
+
+template <class T>
+void any_values_agree() {
+  std::mt19937_64 rng(11);
+  for (const std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{300}}) {
+    const std::vector<T> values = any_values<T>(n, rng);
+    EXPECT_TRUE(encoders_agree(values));
+    const bytes in = bifrons::to_bytes(values);
+    EXPECT_TRUE(reads_as(in, values));
+    std::vector<T> reused = any_values<T>(n + 2, rng);
+    bifrons::from_bytes(in, reused);
+    EXPECT_EQ(reused, values);
+  }
+  every_change_agrees(any_values<T>(4, rng));
+}
+
+// The edges of what a run takes: a body of exactly 63 bytes, one field, the character types and
+// enums of one byte or of wchar_t, with values of their whole ranges.
+TEST(VarintRun, CharactersEnumsOneFieldAndSixtyThreeByteBodiesAgree) {
+  any_values_agree<SixtyThree>();
+  any_values_agree<Characters>();
+  any_values_agree<WideChars>();
+  any_values_agree<Negatives>();
+  any_values_agree<OneField>();
+  const SixtyThree longest{std::numeric_limits<std::int32_t>::min(),
+                           -1 << 30,
+                           -1 << 29,
+                           1 << 30,
+                           -1 << 30,
+                           -1 << 30,
+                           -1 << 30,
+                           -1 << 30,
+                           -1 << 30,
+                           -1 << 30,
+                           -1 << 30,
+                           -1 << 30,
+                           65535};
+  const std::vector<SixtyThree> block(4, longest);
+  const bytes in = bifrons::to_bytes(block);
+  ASSERT_EQ(in.size(), 1 + 4 * 64u);
+  EXPECT_EQ(in[1], std::byte{63 << 1});
+  EXPECT_TRUE(encoders_agree(block));
+  EXPECT_TRUE(decoders_agree<std::vector<SixtyThree>>(in));
 }
 
 }  // namespace
