@@ -503,4 +503,37 @@ TEST(VarintRun, BlocksInsideOtherValuesAgree) {
   }
 }
 
+// The limits apply alike: a depth that allows the vector but not its structs, or neither, and
+// element limits below and at the count.
+TEST(VarintRun, LimitsApplyAsOnTheScalarPath) {
+  std::mt19937_64 rng(17);
+  const std::vector<std::vector<Ten>> value = {any_values<Ten>(40, rng), any_values<Ten>(3, rng)};
+  const bytes in = bifrons::to_bytes(value);
+  bool read = false, too_deep = false, too_many = false;
+  for (const std::size_t depth : {0u, 1u, 2u, 3u}) {
+    for (const std::size_t elements : {1u, 3u, 40u}) {
+      bifrons::read_options options;
+      options.max_depth = depth;
+      options.max_elements = elements;
+      const auto scalar = [&] {
+        const runs_allowed off(false);
+        return bifrons::try_from_bytes<std::vector<std::vector<Ten>>>(in, options);
+      }();
+      const auto runs = bifrons::try_from_bytes<std::vector<std::vector<Ten>>>(in, options);
+      SCOPED_TRACE(::testing::Message() << "max_depth " << depth << ", max_elements " << elements);
+      ASSERT_EQ(runs.has_value(), scalar.has_value());
+      if (runs) {
+        EXPECT_EQ(*runs, *scalar);
+        read = true;
+      } else {
+        EXPECT_TRUE(runs.code() == scalar.code() && runs.offset() == scalar.offset());
+        too_deep |= runs.code() == errc::depth_limit_exceeded;
+        too_many |= runs.code() == errc::element_limit_exceeded;
+      }
+    }
+  }
+  // Every outcome occurs: the depth and the element limits are each too small somewhere.
+  EXPECT_TRUE(read && too_deep && too_many);
+}
+
 }  // namespace
