@@ -11,7 +11,9 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -62,6 +64,24 @@ struct Holder {
   std::array<Mixed, 2> pair;
   std::vector<One> ones;
   bool operator==(const Holder&) const = default;
+};
+
+/// Two fields: a body of two bytes that the bytes of a string can spell.
+struct Two {
+  std::int32_t a = 0, b = 0;
+  bool operator==(const Two&) const = default;
+};
+
+/// A block of structs that may begin where its enclosing body has ended (the optional's tag the
+/// body's last byte), with a string after it whose bytes the run decoder must not take for it.
+struct EndsEarly {
+  std::optional<std::array<Two, 1>> runs;
+  bool operator==(const EndsEarly&) const = default;
+};
+struct EndsEarlyThenText {
+  EndsEarly first;
+  std::string text;
+  bool operator==(const EndsEarlyThenText&) const = default;
 };
 
 template <class T>
@@ -152,6 +172,21 @@ struct single {
   static std::vector<type> samples() { return {{sample<Ten>(12), sample<Mixed>(13)}}; }
 };
 
+struct ended_body {
+  static constexpr const char* name = "ended_body";
+  using type = EndsEarlyThenText;
+  static std::vector<type> samples() {
+    return {{{std::array<Two, 1>{Two{1, -2}}}, std::string(100, 'a')}, {{}, std::string(70, 'b')}};
+  }
+};
+/// A tuple reads every element after an error: a block read after it must read nothing, and a
+/// fixed-width block after that must find no bytes.
+struct after_error {
+  static constexpr const char* name = "after_error";
+  using type = std::tuple<std::uint8_t, std::array<Two, 1>, std::array<std::uint64_t, 9>>;
+  static std::vector<type> samples() { return {{200, {Two{3, 4}}, {}}}; }
+};
+
 /// The run decoder and the scalar one read the input alike.
 template <class Case>
 void check_decoders_agree(input in) {
@@ -184,11 +219,13 @@ void check_all(const std::uint8_t* data, std::size_t size) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  fuzz::initialize<tens, mixed, sixteens, ones, array_of_tens, deque_of_tens, holder, single>();
+  fuzz::initialize<tens, mixed, sixteens, ones, array_of_tens, deque_of_tens, holder, single, ended_body,
+                   after_error>();
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  check_all<tens, mixed, sixteens, ones, array_of_tens, deque_of_tens, holder, single>(data, size);
+  check_all<tens, mixed, sixteens, ones, array_of_tens, deque_of_tens, holder, single, ended_body, after_error>(data,
+                                                                                                                size);
   return 0;
 }

@@ -518,8 +518,9 @@ struct struct_codec {
       // A one-byte header without a version (max_body < 64), and a body within the input.
       const auto header = static_cast<std::uint8_t>(*p);
       if (header >= 0x80 || (header & 1) != 0) break;
+      // (limit may be p: the enclosing body ended, or an error pulled the limit down.)
       const std::size_t length = header >> 1;
-      if (length > static_cast<std::size_t>(limit - p) - 1) break;
+      if (length >= static_cast<std::size_t>(limit - p)) break;
       run_lanes lanes;
       if (!decode_varint_run<member_count<T>>(p + 1, length, run_excess.data(), lanes)) break;
       // (Through an array, field by field: the compiler turns it into vector stores where the

@@ -102,8 +102,11 @@ BIFRONS_SIMD_RUN_TARGET [[gnu::always_inline]] inline std::uint64_t below(ubytes
 }
 /// Each 64-bit lane: its leading zero bits.
 BIFRONS_SIMD_RUN_TARGET [[gnu::always_inline]] inline uquads8 leading_zeros(uquads8 v) noexcept {
-#if defined(__clang__)
+#if defined(__clang__) && __has_builtin(__builtin_elementwise_clzg)
   return reinterpret_cast<uquads8>(__builtin_elementwise_clzg(reinterpret_cast<quads8>(v), quads8{} + 64));
+#elif defined(__clang__)
+  // (clang up to 19, Apple clang: the builtin that later clangs replaced with the generic one.)
+  return reinterpret_cast<uquads8>(__builtin_ia32_vplzcntq_512(reinterpret_cast<quads8>(v)));
 #else
   return reinterpret_cast<uquads8>(__builtin_ia32_vplzcntq_512_mask(reinterpret_cast<quads8>(v), quads8{}, 0xff));
 #endif
@@ -310,7 +313,8 @@ BIFRONS_SIMD_RUN_TARGET [[gnu::always_inline]] inline simd::bytes64 encode_run_g
   const auto low_byte = reinterpret_cast<bytes64>(uquads8{} + 0x0808080808080808u) &
                         reinterpret_cast<bytes64>(uquads8{0, ~0ull, 0, ~0ull, 0, ~0ull, 0, ~0ull});
   const auto lengths = reinterpret_cast<ubytes64>(shuffle_within_16(permute(zeros, table), low_byte));
-  constexpr std::uint64_t lane_bytes = Lanes == 8 ? ~0ull : (std::uint64_t{1} << (8 * Lanes)) - 1;
+  // (A right shift, never by 64: clang 19 warns of the shift by 64 the other spelling never makes.)
+  constexpr std::uint64_t lane_bytes = ~std::uint64_t{0} >> (64 - 8 * Lanes);
   const std::uint64_t kept = below(bytes_in_lanes, lengths) & lane_bytes;
   const std::uint64_t continued = below(bytes_in_lanes + 1, lengths);
   const bytes64 spread = (bit_fields(groups, x) & 0x7f) | (mask_bytes(continued) & static_cast<char>(0x80));
