@@ -24,7 +24,10 @@
 #include "config.hpp"
 #include "encoding.hpp"
 
-#if BIFRONS_HAS_BUILTINS && (defined(__x86_64__) || defined(__i386__)) && !defined(BIFRONS_NO_HARDWARE_CRC32C)
+// (Not with clang for the MSVC ABI, clang-cl: __builtin_cpu_supports needs libgcc's __cpu_model,
+// which that ABI does not link.)
+#if BIFRONS_HAS_BUILTINS && (defined(__x86_64__) || defined(__i386__)) && !defined(_MSC_VER) && \
+    !defined(BIFRONS_NO_HARDWARE_CRC32C)
 #define BIFRONS_CRC32C_X86 1
 #include <nmmintrin.h>
 #if defined(__x86_64__)

@@ -27,7 +27,9 @@
 
 #include "config.hpp"
 
-#if defined(__x86_64__) && BIFRONS_HAS_BUILTINS && !defined(BIFRONS_NO_SIMD)
+// (Not with clang for the MSVC ABI, clang-cl: __builtin_cpu_supports needs libgcc's __cpu_model,
+// which that ABI does not link.)
+#if defined(__x86_64__) && BIFRONS_HAS_BUILTINS && !defined(_MSC_VER) && !defined(BIFRONS_NO_SIMD)
 #define BIFRONS_SIMD_RUNS 1
 // Every function between the run-time check and the instructions carries these (GCC and clang
 // inline a function only into one that has its instruction sets).
