@@ -1106,6 +1106,13 @@ void observer_read(source& in, T*& p, bool nullable, void* slot = nullptr,
                        static_cast<std::size_t>(tag - first_reference_tag), at);
 }
 
+/// A retired by-value object (deprecated<T>) of a type with enable_identity takes an id all the
+/// same: the reader gives it one.
+template <class T>
+void skip_by_value_id() {
+  if (session().current_pass() == write_session::pass::size) session().skip_id();
+}
+
 /// A by-value object of a type with enable_identity takes the next id, unless a pointer has just
 /// introduced it (the table's last object, still being read).
 template <class T>

@@ -19,7 +19,18 @@
 #include "record_codec.hpp"
 #include "reflection.hpp"
 
+namespace bifrons {
+template <class T>
+struct owning_ref;  // fields.hpp: owning()
+}  // namespace bifrons
+
 namespace bifrons::detail {
+
+/// owning(p) of a raw pointer (its codec is in pointers.hpp).
+template <class T>
+inline constexpr bool owning_ref_like = false;
+template <class T>
+inline constexpr bool owning_ref_like<owning_ref<T>> = true;
 
 /// What a scan of a type's parts looks for: any pointer (the reader's guards for temporaries
 /// and rereads), or what needs object ids (references are possible only with shared_ptr,
