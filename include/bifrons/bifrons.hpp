@@ -6,6 +6,8 @@
 
 #include "core.hpp"
 #include "io.hpp"
+#include "pointers.hpp"
+#include "polymorphic.hpp"
 #include "types/adapters.hpp"
 #include "types/array.hpp"
 #include "types/atomic.hpp"

@@ -14,7 +14,7 @@
 // the call they surround. Nothing is looked up unless a hook asks, so reads and writes that do
 // not use a context cost exactly what they did.
 
-#include "detail/objects.hpp"
+#include "detail/tracking.hpp"
 
 namespace bifrons {
 

@@ -20,14 +20,12 @@
 #include "context.hpp"
 #include "detail/codec.hpp"
 #include "detail/creation.hpp"
-#include "detail/pointer_codec.hpp"
+#include "detail/pointer_traits.hpp"
 #include "detail/scalars.hpp"
 #include "detail/source.hpp"
 #include "detail/struct_codec.hpp"
 #include "error.hpp"
 #include "fields.hpp"
-#include "pointers.hpp"
-#include "polymorphic.hpp"
 #include "read_options.hpp"
 #include "record.hpp"
 
@@ -195,14 +193,14 @@ class write_passes<T> {
  public:
   std::size_t room(const T& v) {
     const std::size_t size = codec<T>::size(v);
-    scope_.get().start_writing();
+    scope_.start_writing();
     return size;
   }
   template <class Container>
   std::size_t room(const T& v, Container&) {
     return room(v);
   }
-  [[nodiscard]] errc error() noexcept { return scope_.get().error(); }
+  [[nodiscard]] errc error() noexcept { return scope_.error(); }
   std::byte* write(std::byte* out, std::size_t, const T& v) { return codec<T>::write(out, v); }
 
  private:
@@ -551,8 +549,8 @@ template <class T>
   if constexpr (detail::needs_write_session<T>) {
     detail::session_scope scope(detail::may_hold_identity<T>());
     const std::size_t size = codec<T>::size(value);
-    scope.get().end_size_pass();
-    if (scope.get().error() != errc::ok) detail::raise(scope.get().error(), 0);
+    scope.end_size_pass();
+    if (scope.error() != errc::ok) detail::raise(scope.error(), 0);
     return size;
   } else {
     return codec<T>::size(value);
@@ -809,3 +807,11 @@ template <class T, detail::byte_input Bytes>
 }
 
 }  // namespace bifrons
+
+// BIFRONS_REGISTER is polymorphic.hpp's (the headers of pointers include it). Without it, one
+// error that names it.
+#ifndef BIFRONS_REGISTER
+#define BIFRONS_DETAIL_REGISTER_REFUSAL \
+  "bifrons: BIFRONS_REGISTER needs #include <bifrons/polymorphic.hpp> (or <bifrons/bifrons.hpp>)"
+#define BIFRONS_REGISTER(...) static_assert(false, BIFRONS_DETAIL_REGISTER_REFUSAL)
+#endif

@@ -18,7 +18,6 @@
 
 #include "detail/containers.hpp"
 #include "detail/creation.hpp"
-#include "detail/registry.hpp"
 #include "detail/scalars.hpp"
 #include "detail/struct_codec.hpp"
 
@@ -47,7 +46,7 @@ struct codec<deprecated<T>> {
     if constexpr (empty_envelope) {
       // An object with identity takes an id even when retired: the reader gives it one.
       if constexpr (enable_identity<T>) {
-        if (detail::session().current_pass() == detail::write_session::pass::size) detail::session().skip_id();
+        detail::skip_by_value_id<T>();
       }
       return 1;
     } else {
@@ -138,7 +137,7 @@ struct codec<base_ref<Base, Derived>> {
     } else {
       register_relation();
       if constexpr (is_virtual) {
-        if (!first_time(detail::session(), b.object)) return 0;
+        if (!first_time(detail::write_scope(), b.object)) return 0;
       }
       return detail::struct_codec<B>::size_subobject(b.object);
     }
@@ -148,7 +147,7 @@ struct codec<base_ref<Base, Derived>> {
       return codec<B>::write(out, b.object);
     } else {
       if constexpr (is_virtual) {
-        if (!first_time(detail::session(), b.object)) return out;
+        if (!first_time(detail::write_scope(), b.object)) return out;
       }
       return detail::struct_codec<B>::write_subobject(out, b.object);
     }
@@ -158,7 +157,7 @@ struct codec<base_ref<Base, Derived>> {
   static bool met_before(detail::source& in, const base_ref<Base, Derived>& b)
     requires(envelope && is_virtual)
   {
-    return in.objects().has_virtual_base(&b.object, detail::type_key<B>);
+    return read_table(in).has_virtual_base(&b.object, detail::type_key<B>);
   }
   static void read(detail::source& in, base_ref<Base, Derived>& b) {
     if constexpr (!envelope) {
@@ -166,7 +165,7 @@ struct codec<base_ref<Base, Derived>> {
     } else {
       register_relation();
       if constexpr (is_virtual) {
-        if (!first_time(in.objects(), b.object)) return;
+        if (!first_time(read_table(in), b.object)) return;
       }
       detail::struct_codec<B>::read_subobject(in, b.object);
     }
@@ -175,8 +174,22 @@ struct codec<base_ref<Base, Derived>> {
  private:
   // Loading the code that serializes Derived registers Derived -> B for polymorphic pointers.
   static void register_relation() noexcept {
-    if constexpr (std::is_polymorphic_v<B> && BIFRONS_HAS_RTTI)
-      (void)&detail::relation_registration<Derived, B>::instance;
+    if constexpr (std::is_polymorphic_v<B> && BIFRONS_HAS_RTTI) {
+      static_assert(detail::registry_included<B>,
+                    "bifrons: base<B> of a polymorphic B registers the class as derived from B for polymorphic "
+                    "pointers: #include <bifrons/polymorphic.hpp> (or <bifrons/bifrons.hpp>)");
+      if constexpr (detail::registry_included<B>) (void)&detail::relation_registration<Derived, B>::instance;
+    }
+  }
+  // The reader's virtual bases are kept in its object table, which is the pointers' machinery.
+  static detail::object_table_base& read_table(detail::source& in) {
+    static_assert(detail::pointer_machinery_included<B>,
+                  "bifrons: reading a virtual base (base<B> of a virtual B) takes the object table of pointers: "
+                  "#include <bifrons/pointers.hpp> (or <bifrons/bifrons.hpp>)");
+    if constexpr (detail::pointer_machinery_included<B>)
+      return in.template objects<detail::object_table_of<B>>();
+    else
+      return in.existing_objects();  // refused above (one error, not two)
   }
   // The virtual bases met so far in the complete object (a write session or the object table).
   template <class Scope>
@@ -186,6 +199,24 @@ struct codec<base_ref<Base, Derived>> {
     return true;
   }
 };
+
+// ---- owning raw pointers (their codec: pointers.hpp) -------------------------------------------
+
+/// A raw pointer that owns its object, for a hook: `ar(bifrons::owning(child_))`. Writing or
+/// reading it needs <bifrons/pointers.hpp>.
+template <class T>
+struct owning_ref {
+  T*& pointer;
+};
+
+template <class T>
+constexpr owning_ref<T> owning(T*& pointer) noexcept {
+  return {pointer};
+}
+template <class T>
+constexpr owning_ref<T> owning(T* const& pointer) noexcept {
+  return {const_cast<T*&>(pointer)};  // a const hook writes only: the pointer is never assigned
+}
 
 // ---- per-field encoding overrides --------------------------------------------------------------
 

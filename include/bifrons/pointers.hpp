@@ -21,23 +21,10 @@
 #include <type_traits>
 
 #include "detail/pointer_codec.hpp"
+#include "fields.hpp"
+#include "polymorphic.hpp"
 
 namespace bifrons {
-
-/// A raw pointer that owns its object, for a hook: `ar(bifrons::owning(child_))`.
-template <class T>
-struct owning_ref {
-  T*& pointer;
-};
-
-template <class T>
-constexpr owning_ref<T> owning(T*& pointer) noexcept {
-  return {pointer};
-}
-template <class T>
-constexpr owning_ref<T> owning(T* const& pointer) noexcept {
-  return {const_cast<T*&>(pointer)};  // a const hook writes only: the pointer is never assigned
-}
 
 namespace detail {
 template <class T>

@@ -28,6 +28,7 @@
 #include <type_traits>
 #include <typeinfo>
 
+#include "detail/pointer_codec.hpp"
 #include "detail/registry.hpp"
 #include "detail/struct_codec.hpp"
 
@@ -168,6 +169,7 @@ class registration {
 /// A type with commas (a template with several arguments) needs an alias first; one line holds
 /// one registration (the line number names the registration object: __COUNTER__ would allow
 /// two, but clang 22 calls it a C2y extension under -Wpedantic).
+#undef BIFRONS_REGISTER  // core.hpp's refusal
 #define BIFRONS_REGISTER(Type, Name, ...)                                                                            \
   static const ::bifrons::registration<Type __VA_OPT__(, ) __VA_ARGS__> BIFRONS_DETAIL_CONCAT(bifrons_registration_, \
                                                                                               __LINE__) {            \

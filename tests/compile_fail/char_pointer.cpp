@@ -1,6 +1,7 @@
 // expect: bifrons: char[*] is not a string here
 // A char* field is a pointer to one char, not a C string: the message names the fix.
 #include <bifrons/core.hpp>
+#include <bifrons/pointers.hpp>
 
 struct Message {
   const char* text = nullptr;

@@ -1,6 +1,7 @@
 // expect: bifrons: an abstract class cannot be registered
 // No object has an abstract class as its dynamic type: register the concrete classes instead.
 #include <bifrons/core.hpp>
+#include <bifrons/polymorphic.hpp>
 
 struct Shape {
   virtual ~Shape() = default;

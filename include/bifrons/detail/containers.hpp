@@ -23,7 +23,7 @@
 
 #include "codec.hpp"
 #include "creation.hpp"
-#include "pointer_codec.hpp"
+#include "pointer_traits.hpp"
 #include "record_codec.hpp"
 #include "scalars.hpp"
 

@@ -128,8 +128,8 @@ decltype(auto) emplace_from_elements(source& in, Emplace& emplace, std::type_ide
   decltype(auto) made = std::apply([&](auto&... part) -> decltype(auto) { return emplace(std::move(*part)...); },
                                    parts);
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    moved.moved_to({object_table::moved_range{&*std::get<I>(parts), sizeof(E),
-                                              const_cast<void*>(static_cast<const void*>(&std::get<I>(made)))}...},
+    moved.moved_to({object_table_base::moved_range{&*std::get<I>(parts), sizeof(E),
+                                                   const_cast<void*>(static_cast<const void*>(&std::get<I>(made)))}...},
                    moves_in_place<E...>);
   }(std::index_sequence_for<E...>{});
   return made;

@@ -37,25 +37,9 @@
 #include "../error.hpp"
 #include "config.hpp"
 #include "registry.hpp"
+#include "tracking.hpp"
 
 namespace bifrons::detail {
-
-/// A key per type, without RTTI: the address of a variable of its own. (Default visibility, so
-/// that a shared library built with -fvisibility=hidden has the same keys as the program.)
-template <class T>
-struct BIFRONS_VISIBLE type_key_holder {
-  static constexpr char key = 0;
-};
-template <class T>
-inline constexpr const void* type_key = &type_key_holder<std::remove_cv_t<T>>::key;
-
-/// How an object of the message is held: what may point at it.
-enum class object_kind : std::uint8_t {
-  shared,    ///< by a shared_ptr or weak_ptr: shared_ptr, weak_ptr and observers may refer back
-  unique,    ///< by a unique_ptr or an owning raw pointer: only observers may refer back
-  by_value,  ///< a member or element of a type with enable_identity: only observers may refer back
-  skipped,   ///< not read: an unregistered polymorphic type, or inside one's unread fields
-};
 
 /// What the table does with an object it allocated for an owning raw pointer (a T* at slot) when
 /// the read fails: clear the pointer if it still holds the object (given as its complete
@@ -84,38 +68,23 @@ inline constexpr owned_ops owned_ops_for{[](void* slot, void* object) noexcept {
                                              return p == object;
                                          }};
 
+/// A thread's emptied object table, kept for its next read with pointers (object_table_owner).
+inline constexpr std::size_t kept_object_table_bytes = std::size_t{1} << 20;
+/// A function's thread_local, not one at namespace scope: GCC emits a namespace-scope
+/// thread_local's initialization, and with it the destructor of what it owns, in every
+/// translation unit that includes its header. With both spares at namespace scope, a program
+/// without a pointer carried about 2.3 KB of that code.
+template <class Table = object_table>
+inline std::unique_ptr<Table>& spare_object_table() noexcept {
+  thread_local std::unique_ptr<Table> spare;
+  return spare;
+}
+
 // A template only so that its member functions are compiled where values with pointers are
 // reads, as registry.hpp's basic_registry.
-template <class = void>
-class basic_object_table {
+template <class>
+class basic_object_table final : public object_table_base {
  public:
-  struct entry {
-    void* address = nullptr;     // the complete object
-    const void* type = nullptr;  // its identity: type_key<T>, or its registered_type (registered)
-    std::shared_ptr<void> owner;     // shared objects
-    void* slot = nullptr;            // owning raw pointers: where the pointer is,
-    const owned_ops* ops = nullptr;  // ...and how to clear it and delete the object
-    std::uint32_t holder = 0;   // index + 1 of the object this one lies in; 0: the value itself
-    std::uint32_t height = 0;   // the longest chain of owners it heads (so far, while in progress)
-    object_kind kind = object_kind::unique;
-    bool in_progress = true;
-    bool registered = false;  // `type` is a registered_type: casts to its bases
-    bool weak_link = false;   // a weak_ptr introduced it: its holder does not own it
-    bool forgotten = false;   // died with a load_and_construct hook's locals
-    bool named_early = false; // a reference named it while it was being read (new_shared_read)
-    bool unconstructed = false;  // registered, and its load_and_construct is still making it
-
-    [[nodiscard]] const registered_type* dynamic() const noexcept {
-      return registered ? static_cast<const registered_type*>(type) : nullptr;
-    }
-    void destroy() const noexcept {
-      if (registered)
-        dynamic()->ops->destroy(address);
-      else
-        ops->destroy(address);
-    }
-  };
-
   /// What one type name that tag 2 defines takes in the table (its list grows by doubling), and
   /// what the spelling of one this program does not know takes besides.
   static constexpr std::size_t name_entry_size = 3 * sizeof(void*);
@@ -124,9 +93,22 @@ class basic_object_table {
   basic_object_table() = default;
   basic_object_table(const basic_object_table&) = delete;
   basic_object_table& operator=(const basic_object_table&) = delete;
-  ~basic_object_table() { (void)release(false); }
+  ~basic_object_table() override { (void)release(false); }
 
-  [[nodiscard]] std::size_t size() const noexcept { return entries_.size(); }
+  /// A table for a source: the thread's spare if it has one.
+  static basic_object_table* make() {
+    std::unique_ptr<basic_object_table>& spare = spare_object_table();
+    return spare ? spare.release() : new basic_object_table();
+  }
+  void retire() noexcept override {
+    (void)release(false);  // what the destructor does: an unfinished read's objects are freed
+    if (std::unique_ptr<basic_object_table>& spare = spare_object_table();
+        spare == nullptr && retained_bytes() <= kept_object_table_bytes)
+      spare.reset(this);
+    else
+      delete this;
+  }
+
   /// The heap storage the table holds between values (for object_table_owner's spare).
   [[nodiscard]] std::size_t retained_bytes() const noexcept {
     return entries_.capacity() * sizeof(entry) + records_.capacity() * sizeof(record) +
@@ -140,13 +122,6 @@ class basic_object_table {
   BIFRONS_INLINE entry& add(void* address, const void* type, object_kind kind, bool registered) {
     return entries_.emplace_back(address, type, kind, registered, current_);
   }
-
-  /// How to read and set a pointer of some type through its address (set(slot, nullptr) resets
-  /// an owner).
-  struct pointer_ops {
-    void* (*get)(const void* slot) noexcept;
-    void (*set)(void* slot, void* to) noexcept;
-  };
 
   // ---- objects being read, and the owners between them ----
 
@@ -196,24 +171,6 @@ class basic_object_table {
 
   // ---- where the library moves what it read ----
 
-  /// A position in the table, to relocate or forget what was read after it.
-  struct mark {
-    std::size_t objects = 0;
-    std::size_t records = 0;
-    std::uint32_t current = 0;  // the object being read there, and the weak link above it
-    std::size_t floor = 0;
-  };
-  [[nodiscard]] mark position() const noexcept { return {entries_.size(), records_.size(), current_, strong_floor_}; }
-
-  /// Bytes that the library moved: `size` bytes at `from` now live at `to`. A key of a set or map
-  /// is `frozen`: its container has placed it by its value, so a pointer in it that pointed into
-  /// the moved bytes cannot be rewritten (its order or hash would change under the container).
-  struct moved_range {
-    const void* from;
-    std::size_t size;
-    void* to;
-    bool frozen = false;
-  };
   /// Moves the recorded addresses and slots of what was read since `m` that lie in the moved
   /// ranges to the same offsets at their destinations, and points the non-owning pointers that
   /// pointed into those bytes at the same offsets at the destinations: the library read an
@@ -227,7 +184,7 @@ class basic_object_table {
   /// cannot tell where the copies are. An owning raw pointer whose object was copied (its slot
   /// holds another object now) is no longer the table's: the temporary's destructor freed the
   /// original, and the copy belongs to the value.
-  [[nodiscard]] bool relocate(mark m, std::span<const moved_range> moved, bool moves) noexcept {
+  [[nodiscard]] bool relocate(mark m, std::span<const moved_range> moved, bool moves) noexcept override {
     bool ok = true;
     // Pointers first, while the objects they may point at are still recorded where they were.
     for (std::size_t i = m.records; i < records_.size(); ++i) {
@@ -272,7 +229,7 @@ class basic_object_table {
   /// now (its pointer nulled first, so that the temporary's destructor does not delete it too).
   /// Shared objects stay: the table keeps them alive, and a later reference may take them; a
   /// pointer in one of them to an object that dies here is set to null.
-  void forget(mark m) noexcept {
+  void forget(mark m) noexcept override {
     clear_slots(m.objects);
     for (std::size_t i = entries_.size(); i-- > m.objects;) {
       entry& e = entries_[i];
@@ -294,7 +251,7 @@ class basic_object_table {
   /// longer where the table can rewrite it. Returns where a pointer the hook read points at an
   /// object that died with its locals, or a shared_ptr in a local owns an object still being read
   /// (a link up that the table could not break): the read fails there. nullptr if none.
-  const std::byte* end_hook_locals(mark m, bool threw) noexcept {
+  const std::byte* end_hook_locals(mark m, bool threw) noexcept override {
     for (std::size_t i = m.objects; i < entries_.size(); ++i) {
       entry& e = entries_[i];
       const bool in_locals = e.holder <= m.objects ||
@@ -322,7 +279,7 @@ class basic_object_table {
   /// Forgets the objects since `m`, as if they had not been read: a struct that is read a
   /// second time (struct_codec's reset of a reused object) assigns their ids again. Objects
   /// allocated for owning raw pointers are deleted and their pointers set to null.
-  void rollback(mark m, std::size_t name_mark) {
+  void rollback(mark m, std::size_t name_mark) override {
     free_owned_since(m.objects);
     entries_.truncate(m.objects);
     records_.resize(m.records);
@@ -341,10 +298,9 @@ class basic_object_table {
   void observe(void* slot, const pointer_ops* ops, std::size_t target, const std::byte* at) {
     records_.push_back({slot, ops, at, static_cast<std::uint32_t>(target), current_, link::observer});
   }
-  [[nodiscard]] std::size_t record_count() const noexcept { return records_.size(); }
   /// Where the first non-owning pointer that points into the `size` bytes at `value` was read, or
   /// nullptr.
-  [[nodiscard]] const std::byte* pointing_into(const void* value, std::size_t size) const noexcept {
+  [[nodiscard]] const std::byte* pointing_into(const void* value, std::size_t size) const noexcept override {
     const moved_range whole{value, size, nullptr};
     const std::span<const moved_range> range(&whole, 1);
     for (const record& r : records_) {
@@ -355,11 +311,6 @@ class basic_object_table {
     return nullptr;
   }
 
-  /// How a value ended: ok, or the error and where.
-  struct ending {
-    errc code = errc::ok;
-    const std::byte* at = nullptr;
-  };
   /// Ends the value: drops the table's references to shared objects. Before that, when links up
   /// were read, the graph of owners is checked (no cycle, no chain of owners longer than
   /// `max_height`). After a failed read, every shared_ptr the read set to an object it read is
@@ -368,7 +319,7 @@ class basic_object_table {
   /// pointer that the value keeps (its holder lives on) to an object that died (a shared object
   /// nothing else owns, or an object inside one) is set to null, and the read fails where the
   /// first one was read.
-  ending release(bool succeeded, std::size_t max_height = static_cast<std::size_t>(-1)) noexcept {
+  ending release(bool succeeded, std::size_t max_height = static_cast<std::size_t>(-1)) noexcept override {
     ending end;
     if (succeeded && has_links_up_) end = check_owners(max_height);
     if (!succeeded || end.code != errc::ok) {
@@ -406,7 +357,6 @@ class basic_object_table {
   }
 
   /// The types that tag 2 named in this value, by type index - 1 (nullptr: not registered here).
-  [[nodiscard]] std::size_t name_count() const noexcept { return names_.size(); }
   [[nodiscard]] const registered_type* named(std::size_t index) const noexcept { return names_[index].type; }
   /// A type name of the data, and what this program registered under it (nullptr: nothing).
   /// The spelling of an unknown one is kept (a view into the input) for the error that names it.
@@ -442,33 +392,7 @@ class basic_object_table {
     return casts_.back().path.get();
   }
 
-  // ---- virtual bases: read once per complete object (fields.hpp, struct_codec.hpp) ----
-
-  [[nodiscard]] bool has_virtual_base(const void* address, const void* type) const noexcept {
-    for (const auto& [a, t] : virtual_bases_)
-      if (a == address && t == type) return true;
-    return false;
-  }
-  void add_virtual_base(const void* address, const void* type) { virtual_bases_.emplace_back(address, type); }
-  [[nodiscard]] std::size_t virtual_base_count() const noexcept { return virtual_bases_.size(); }
-  void forget_virtual_bases(std::size_t mark) noexcept {
-    if (virtual_bases_.size() > mark)
-      virtual_bases_.erase(virtual_bases_.begin() + static_cast<std::ptrdiff_t>(mark), virtual_bases_.end());
-  }
-
  private:
-  /// A pointer the table may rewrite or reset: a non-owning pointer (observer), or a shared_ptr
-  /// back to an object read before (strong: to a finished object; up: to one still being read).
-  enum class link : std::uint8_t { observer, strong, up };
-  struct record {
-    void* slot;  // nullptr: not where the table can reach it (a load_and_construct hook's local)
-    const pointer_ops* ops;
-    const std::byte* at;
-    std::uint32_t target;  // its index
-    std::uint32_t holder;  // index + 1 of the object the pointer lies in; 0: the value itself
-    link kind;
-  };
-
   /// `holder` owns an object that heads a chain of `height` owners.
   static void held_by(entry& holder, std::uint32_t height) noexcept {
     if (height > holder.height) holder.height = height;
@@ -680,62 +604,6 @@ class basic_object_table {
     }
   }
 
-  /// The entries: a vector whose append is inlined in full (std::vector's emplace_back was
-  /// called out of line, which cost every object read), growing by doubling out of line.
-  class entry_list {
-   public:
-    entry_list() = default;
-    entry_list(const entry_list&) = delete;
-    entry_list& operator=(const entry_list&) = delete;
-    ~entry_list() {
-      clear();
-      ::operator delete(data_);
-    }
-    [[nodiscard]] std::size_t size() const noexcept { return size_; }
-    [[nodiscard]] std::size_t capacity() const noexcept { return capacity_; }
-    entry& operator[](std::size_t i) noexcept { return data_[i]; }
-    const entry& operator[](std::size_t i) const noexcept { return data_[i]; }
-    [[nodiscard]] const entry* begin() const noexcept { return data_; }
-    [[nodiscard]] const entry* end() const noexcept { return data_ + size_; }
-    BIFRONS_INLINE entry& emplace_back(void* address, const void* type, object_kind kind, bool registered,
-                                       std::uint32_t holder) {
-      if (size_ == capacity_) [[unlikely]]
-        grow();
-      entry* e = ::new (static_cast<void*>(data_ + size_))
-          entry{address, type, nullptr, nullptr, nullptr, holder, 0, kind, true, registered, false, false, false};
-      ++size_;
-      return *e;
-    }
-    /// Destroys the entries from `n` on, first to last (as std::vector does).
-    void truncate(std::size_t n) noexcept {
-      for (std::size_t i = n; i < size_; ++i) data_[i].~entry();
-      size_ = n;
-    }
-    void clear() noexcept { truncate(0); }
-
-   private:
-    [[gnu::noinline]] void grow() {
-      const std::size_t capacity = capacity_ == 0 ? 16 : 2 * capacity_;
-      auto* data = static_cast<entry*>(::operator new(capacity * sizeof(entry)));
-      for (std::size_t i = 0; i < size_; ++i) {
-        ::new (static_cast<void*>(data + i)) entry(std::move(data_[i]));
-        data_[i].~entry();
-      }
-      ::operator delete(data_);
-      data_ = data;
-      capacity_ = capacity;
-    }
-
-    entry* data_ = nullptr;
-    std::size_t size_ = 0;
-    std::size_t capacity_ = 0;
-  };
-
-  struct name {
-    const registered_type* type;
-    const std::type_info* to = nullptr;
-    const cast_path* path = nullptr;
-  };
   static_assert(sizeof(name) <= name_entry_size);
   struct cast_entry {
     const registered_type* from;
@@ -743,32 +611,20 @@ class basic_object_table {
     std::shared_ptr<const cast_path> path;
   };
 
-  entry_list entries_;
-  std::vector<record> records_;
-  std::uint32_t current_ = 0;  // index + 1 of the innermost object being read; 0: none
-  std::size_t strong_floor_ = 0;
   bool has_links_up_ = false;  // a shared_ptr owns an object still being read (own())
-  std::vector<name> names_;
   std::vector<std::pair<std::size_t, std::string_view>> unknown_names_;  // by type index, in order
   std::vector<cast_entry> casts_;
   std::vector<std::pair<const std::type_info*, const registered_type*>> registered_;
-  std::vector<std::pair<const void*, const void*>> virtual_bases_;
 };
-using object_table = basic_object_table<>;
 
-/// A thread's emptied object table, kept for its next read with pointers (object_table_owner).
-inline constexpr std::size_t kept_object_table_bytes = std::size_t{1} << 20;
-/// A function's thread_local, not one at namespace scope: GCC emits a namespace-scope
-/// thread_local's initialization, and with it the destructor of what it owns, in every
-/// translation unit that includes its header. With both spares at namespace scope, a program
-/// without a pointer carried about 2.3 KB of that code.
-inline std::unique_ptr<object_table>& spare_object_table() noexcept {
-  thread_local std::unique_ptr<object_table> spare;
-  return spare;
+template <class T>
+inline constexpr bool object_table_defined<for_type<T>> = true;
+
+inline void object_table_base::entry::destroy() const noexcept {
+  if (registered)
+    dynamic()->ops->destroy(address);
+  else
+    ops->destroy(address);
 }
-
-/// What each object of a message costs the reader's allocation budget besides its own storage:
-/// its entry in the table, twice (the table's vector grows by doubling).
-inline constexpr std::size_t object_entry_cost = 2 * sizeof(object_table::entry);
 
 }  // namespace bifrons::detail

@@ -34,6 +34,7 @@
 #endif
 
 #include "config.hpp"
+#include "tracking.hpp"
 
 namespace bifrons {
 
@@ -374,6 +375,9 @@ template <class Pointer>
   std::abort();
 }
 #endif
+
+template <class T>
+inline constexpr bool registry_defined<for_type<T>> = true;
 
 /// Registers Derived -> Base while the program (or the library that instantiates it) is
 /// loaded: `base<B>(*this)` in the hook of a polymorphic class names the relation this way.

@@ -43,6 +43,7 @@
 #include "../core.hpp"
 #include "../schema_name.hpp"
 #include "json.hpp"
+#include "registry.hpp"
 #include "type_names.hpp"
 
 namespace bifrons {
@@ -88,8 +89,8 @@ std::size_t serialized_size_or_zero(const V& v) {
   if constexpr (needs_write_session<V>) {
     session_scope scope(may_hold_identity<V>());
     const std::size_t size = codec<V>::size(v);
-    scope.get().end_size_pass();
-    return scope.get().error() == errc::ok ? size : 0;
+    scope.end_size_pass();
+    return scope.error() == errc::ok ? size : 0;
   } else {
     return codec<V>::size(v);
   }

@@ -22,7 +22,7 @@
 #include "../error.hpp"
 #include "../read_options.hpp"
 #include "encoding.hpp"
-#include "objects.hpp"
+#include "tracking.hpp"
 
 namespace bifrons::detail {
 
@@ -263,14 +263,15 @@ class source {
   void rewind(const std::byte* p) noexcept { ptr_ = p; }
 
   /// The objects of the value being read, for pointers (docs/format.md, "Pointers"); created
-  /// on first use, so that values without pointers never allocate it.
-  object_table& objects() {
-    if (!objects_) {
-      std::unique_ptr<object_table>& spare = spare_object_table();
-      objects_ = spare ? spare.release() : new object_table();
-    }
-    return *objects_;
+  /// on first use, so that values without pointers never allocate it. Only the codecs of
+  /// pointers ask for it, and they include objects.hpp, where Table is defined.
+  template <class Table = object_table>
+  Table& objects() {
+    if (!objects_) objects_ = Table::make();
+    return static_cast<Table&>(*objects_);
   }
+  /// The table, as the core sees it: only where it exists (object_count() or objects_since()).
+  [[nodiscard]] object_table_base& existing_objects() const noexcept { return *objects_; }
   [[nodiscard]] std::size_t object_count() const noexcept { return objects_ ? objects_->size() : 0; }
   /// The number of type names tag 2 has defined so far in the value.
   [[nodiscard]] std::size_t type_name_count() const noexcept { return objects_ ? objects_->name_count() : 0; }
@@ -298,7 +299,8 @@ class source {
       if (const std::byte* at = objects_->pointing_into(moving_value_, moving_size_)) fail_at(errc::invalid_value, at);
     }
     moving_value_ = nullptr;
-    if (const object_table::ending end = objects_->release(!failed(), max_depth_); end.code != errc::ok && !failed())
+    if (const object_table_base::ending end = objects_->release(!failed(), max_depth_);
+        end.code != errc::ok && !failed())
       fail_at(end.code, end.at);
   }
   /// The value being read (`size` bytes at `value`) is moved to the caller after the read: a
@@ -309,11 +311,11 @@ class source {
     moving_size_ = size;
   }
   /// Where the object table is (what was read after it can be relocated or forgotten).
-  [[nodiscard]] object_table::mark objects_mark() const noexcept {
-    return objects_ ? objects_->position() : object_table::mark{};
+  [[nodiscard]] object_table_base::mark objects_mark() const noexcept {
+    return objects_ ? objects_->position() : object_table_base::mark{};
   }
   /// Whether anything was entered in the object table since `m`.
-  [[nodiscard]] bool objects_since(object_table::mark m) const noexcept {
+  [[nodiscard]] bool objects_since(object_table_base::mark m) const noexcept {
     return objects_ && (objects_->size() > m.objects || objects_->record_count() > m.records);
   }
 
@@ -463,7 +465,7 @@ class source {
   std::size_t moving_size_ = 0;
   // Owned by an object_table_owner: a destructor here cost every read of values without
   // pointers, even though the table never exists for them.
-  object_table* objects_ = nullptr;
+  object_table_base* objects_ = nullptr;
 
   friend class object_table_owner;
   errc error_ = errc::ok;
@@ -482,14 +484,7 @@ class object_table_owner {
   object_table_owner(const object_table_owner&) = delete;
   object_table_owner& operator=(const object_table_owner&) = delete;
   ~object_table_owner() {
-    object_table* table = std::exchange(in_.objects_, nullptr);
-    if (table == nullptr) return;
-    (void)table->release(false);  // what its destructor does: an unfinished read's objects are freed
-    if (std::unique_ptr<object_table>& spare = spare_object_table();
-        spare == nullptr && table->retained_bytes() <= kept_object_table_bytes)
-      spare.reset(table);
-    else
-      delete table;
+    if (object_table_base* table = std::exchange(in_.objects_, nullptr)) table->retire();
   }
 
  private:
@@ -528,14 +523,14 @@ class temporary_objects {
   temporary_objects(const temporary_objects&) = delete;
   temporary_objects& operator=(const temporary_objects&) = delete;
   ~temporary_objects() {
-    if (!moved_ && in_.objects_since(mark_)) in_.objects().forget(mark_);
+    if (!moved_ && in_.objects_since(mark_)) in_.existing_objects().forget(mark_);
   }
   /// The temporary's bytes now live elsewhere: each range of it (its parts, for a pair whose
   /// halves a container stores as a pair of another type) at its destination. `moves`: the
   /// parts' types have move constructors that keep what they own out of line (see
   /// object_table::relocate); otherwise anything the table recorded there fails the read.
-  void moved_to(std::initializer_list<object_table::moved_range> moved, bool moves) noexcept {
-    if (in_.objects_since(mark_) && !in_.objects().relocate(mark_, {moved.begin(), moved.size()}, moves) &&
+  void moved_to(std::initializer_list<object_table_base::moved_range> moved, bool moves) noexcept {
+    if (in_.objects_since(mark_) && !in_.existing_objects().relocate(mark_, {moved.begin(), moved.size()}, moves) &&
         !in_.failed())
       in_.fail_at(errc::invalid_value, at_);
     moved_ = true;
@@ -543,7 +538,7 @@ class temporary_objects {
 
  private:
   source& in_;
-  object_table::mark mark_;
+  object_table_base::mark mark_;
   const std::byte* at_;  // where the temporary's encoding began
   bool moved_ = false;
 };
@@ -565,13 +560,13 @@ class hook_locals {
   ~hook_locals() {
     if (!in_.objects_since(mark_)) return;
     const bool threw = std::uncaught_exceptions() > exceptions_;
-    if (const std::byte* at = in_.objects().end_hook_locals(mark_, threw); at != nullptr && !in_.failed())
+    if (const std::byte* at = in_.existing_objects().end_hook_locals(mark_, threw); at != nullptr && !in_.failed())
       in_.fail_at(errc::invalid_value, at);
   }
 
  private:
   source& in_;
-  object_table::mark mark_;
+  object_table_base::mark mark_;
   int exceptions_;
 };
 

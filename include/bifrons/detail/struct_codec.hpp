@@ -22,7 +22,7 @@
 #include "codec.hpp"
 #include "creation.hpp"
 #include "hooks.hpp"
-#include "pointer_codec.hpp"
+#include "pointer_traits.hpp"
 #include "record_codec.hpp"
 #include "scalars.hpp"
 #include "varint_run.hpp"
@@ -209,7 +209,7 @@ class open_envelope {
 /// before them. A struct read again from defaults rolls both back, so that the second pass reads
 /// the same bytes as the first did.
 struct object_mark {
-  object_table::mark table{};
+  object_table_base::mark table{};
   std::size_t names = 0;
 };
 
@@ -275,7 +275,7 @@ struct struct_codec {
 
   static std::size_t size(const T& v) {
     if constexpr (may_have_virtual_bases<T>) {
-      write_session& s = session();
+      session_scope& s = write_scope();
       const std::size_t bases = s.virtual_base_count();
       const std::size_t n = size_of(v);
       s.forget_virtual_bases(bases);
@@ -314,7 +314,7 @@ struct struct_codec {
 
   static std::byte* write(std::byte* out, const T& v) {
     if constexpr (may_have_virtual_bases<T>) {
-      write_session& s = session();
+      session_scope& s = write_scope();
       const std::size_t bases = s.virtual_base_count();
       std::byte* end = write_object(out, v);
       s.forget_virtual_bases(bases);
@@ -623,7 +623,7 @@ struct struct_codec {
     // The objects the first pass read are read again, with the same ids.
     if constexpr (may_hold_pointers<T>()) {
       if (in.objects_since(objects.table) || in.type_name_count() > objects.names)
-        in.objects().rollback(objects.table, objects.names);
+        in.existing_objects().rollback(objects.table, objects.names);
     }
     if constexpr (may_have_virtual_bases<T>) in.forget_virtual_bases(bases);
     v = access::make<T>();
@@ -783,7 +783,8 @@ constexpr bool primary_refused() {
   if constexpr (!std::is_class_v<T> || needs_types_header<T>)
     return true;
   else
-    return hook_refusal_of<T>() != hook_refusal::none || (enable_identity<T> && has_load_and_construct<T>) ||
+    return owning_ref_like<T> || (enable_identity<T> && !pointer_machinery_included<T>) ||
+           hook_refusal_of<T>() != hook_refusal::none || (enable_identity<T> && has_load_and_construct<T>) ||
            (enable_record<T> && enable_identity<T>) || (enable_identity<T> && std::is_polymorphic_v<T>);
 }
 
@@ -872,13 +873,22 @@ struct codec : detail::primary_codec_base<T> {
   static_assert(!(std::is_class_v<T> && enable_identity<T> && detail::has_load_and_construct<T>),
                 "bifrons: a class with load_and_construct cannot have enable_identity: its objects are "
                 "constructed after their fields are read, so nothing can point at them while they are");
+  static_assert(!(enable_identity<T> && !detail::pointer_machinery_included<T> && !std::is_polymorphic_v<T> &&
+                  !enable_record<T> && !detail::has_load_and_construct<T>),  // (each refused above)
+                "bifrons: enable_identity gives objects ids for pointers, whose machinery this program does not "
+                "include: #include <bifrons/pointers.hpp> (or the header of its pointers, or <bifrons/bifrons.hpp>)");
+  static_assert(!std::is_pointer_v<T>,
+                "bifrons: raw pointers need #include <bifrons/pointers.hpp> (or <bifrons/bifrons.hpp>)");
+  static_assert(!detail::owning_ref_like<T>,
+                "bifrons: owning() needs #include <bifrons/pointers.hpp> (or <bifrons/bifrons.hpp>)");
   static_assert(!std::is_same_v<std::remove_cv_t<T>, long double>,
                 "bifrons: long double has no portable encoding (80, 64 or 128 bits by platform); "
                 "store a double, or two doubles");
   static_assert(!std::is_array_v<T>,
                 "bifrons: C arrays need #include <bifrons/types/array.hpp> (or <bifrons/bifrons.hpp>)");
   static_assert((!std::is_reference_v<T> && !std::is_function_v<T> && !std::is_union_v<T> && std::is_class_v<T>) ||
-                    std::is_same_v<std::remove_cv_t<T>, long double> || std::is_array_v<T>,  // refused above
+                    std::is_same_v<std::remove_cv_t<T>, long double> || std::is_array_v<T> ||
+                    std::is_pointer_v<T>,  // refused above
                 "bifrons: this type cannot be serialized: it is not a class, and no codec covers it");
   static_assert([] {
     if constexpr (std::is_class_v<T> && !missing) detail::check_hooks<T>();

@@ -28,24 +28,15 @@
 #include "config.hpp"
 #include "objects.hpp"
 #include "registry.hpp"
+#include "tracking.hpp"
 
 namespace bifrons::detail {
 
 // A template only so that its member functions are compiled where values with pointers are
 // written, as registry.hpp's basic_registry.
-template <class = void>
-class basic_write_session {
+template <class>
+class basic_write_session final : public write_session_base {
  public:
-  /// The address of the current frame (not of a local: AddressSanitizer may move locals to a
-  /// heap-allocated fake stack); 0 where the compiler cannot tell, and then only depth counts.
-  BIFRONS_INLINE static std::uintptr_t stack_position() noexcept {
-#if BIFRONS_HAS_BUILTINS
-    return reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
-#else
-    return 0;
-#endif
-  }
-
   /// Pointers nested deeper than this, or deep enough to have used max_stack bytes of stack
   /// since the top-level call, are refused at write time (depth_limit_exceeded): the writer
   /// recurses once per pointer, and a chain of a million nodes must not exhaust the stack. How
@@ -87,7 +78,6 @@ class basic_write_session {
     dynamic_types_.clear();
     hints_ = {};
     names_.clear();
-    virtual_bases_.clear();
     next_ = 0;
     next_name_ = 0;
     polymorphic_depth_ = 0;
@@ -110,7 +100,8 @@ class basic_write_session {
   [[nodiscard]] bool tracks_unique() const noexcept { return track_unique_; }
 
   [[nodiscard]] pass current_pass() const noexcept { return pass_; }
-  [[nodiscard]] errc error() const noexcept { return error_; }
+  void retire() noexcept override;
+  [[nodiscard]] errc error() const noexcept override { return error_; }
   void fail(errc code) noexcept {
     if (error_ == errc::ok) error_ = code;
   }
@@ -291,20 +282,6 @@ class basic_write_session {
   bool enter_polymorphic() noexcept { return polymorphic_depth_++ == 0; }
   void leave_polymorphic() noexcept { --polymorphic_depth_; }
 
-  // ---- virtual bases: written once per complete object (fields.hpp, struct_codec.hpp) ----
-
-  [[nodiscard]] bool has_virtual_base(const void* address, const void* type) const noexcept {
-    for (const auto& [a, t] : virtual_bases_)
-      if (a == address && t == type) return true;
-    return false;
-  }
-  void add_virtual_base(const void* address, const void* type) { virtual_bases_.emplace_back(address, type); }
-  [[nodiscard]] std::size_t virtual_base_count() const noexcept { return virtual_bases_.size(); }
-  void forget_virtual_bases(std::size_t mark) noexcept {
-    if (virtual_bases_.size() > mark)
-      virtual_bases_.erase(virtual_bases_.begin() + static_cast<std::ptrdiff_t>(mark), virtual_bases_.end());
-  }
-
   /// Size pass: a non-owning pointer names `o`, which lies in a shared object (or is one): it
   /// dies after reading unless something the value keeps owns that object. Checked at the end of
   /// the size pass.
@@ -313,7 +290,7 @@ class basic_write_session {
   /// Ends the size pass. A non-owning pointer, in a part of the value that lives on, to an object
   /// that the value does not own (the reader's table would be its last owner, and the object would
   /// die with the read): unwritten_pointee. A cycle of owners: ownership_cycle.
-  void end_size_pass() noexcept {
+  void end_size_pass() noexcept override {
     if (!observed_.empty() && error_ == errc::ok) {
       bool dangles = false;  // (not set where the check ran out of memory: no note then)
       refuse_if([&] { return dangles = observer_would_dangle(); }, errc::unwritten_pointee);
@@ -342,7 +319,7 @@ class basic_write_session {
 #endif
   }
   /// Ends the size pass: the write pass follows.
-  void start_writing() noexcept {
+  void start_writing() noexcept override {
     end_size_pass();
     pass_ = pass::write;
     next_ = 0;
@@ -488,7 +465,6 @@ class basic_write_session {
   std::vector<dynamic_type> dynamic_types_;
   std::array<std::uint8_t, 16> hints_{};
   std::vector<const registered_type*> names_;
-  std::vector<std::pair<const void*, const void*>> virtual_bases_;
   std::uint32_t epoch_ = 0;  // begin() starts the first value at 1
   bool indexed_ = false;     // slots_ holds the objects so far (built at the first search)
   std::size_t next_ = 0;
@@ -505,18 +481,6 @@ class basic_write_session {
   bool track_unique_ = false;
   std::uintptr_t stack_base_ = 0;
 };
-using write_session = basic_write_session<>;
-
-BIFRONS_VISIBLE inline thread_local write_session* current_write_session = nullptr;
-
-/// The session of the value being written. Pointer codecs only run under one: the entry points
-/// install it for every value whose type may hold a pointer.
-inline write_session& session() noexcept {
-  write_session* s = current_write_session;
-  if (s == nullptr) [[unlikely]]
-    std::abort();  // an entry point missed needs_write_session: a bifrons bug
-  return *s;
-}
 
 /// Each thread keeps the session of its last top-level value, emptied, for the next (unless a
 /// value made its tables larger than this): a tree of a thousand shared objects is then written
@@ -530,35 +494,39 @@ inline std::unique_ptr<write_session>& spare_write_session() noexcept {
   return spare;
 }
 
-/// Installs an empty session for one top-level value while it lives.
-class session_scope {
- public:
-  explicit session_scope(bool track_unique)
-      : session_([] {
-          std::unique_ptr<write_session>& spare = spare_write_session();
-          return spare ? spare.release() : new write_session();
-        }()),
-        saved_(current_write_session) {
-    session_->begin(track_unique, write_session::stack_position());
-    current_write_session = session_;
+template <class V>
+void basic_write_session<V>::retire() noexcept {
+  if (std::unique_ptr<write_session>& spare = spare_write_session();
+      spare == nullptr && retained_bytes() <= kept_session_bytes) {
+    begin(false, 0);  // drops the weak references to the value's shared objects now
+    spare.reset(this);
+  } else {
+    delete this;
   }
-  session_scope(const session_scope&) = delete;
-  session_scope& operator=(const session_scope&) = delete;
-  ~session_scope() {
-    current_write_session = saved_;
-    if (std::unique_ptr<write_session>& spare = spare_write_session();
-        spare == nullptr && session_->retained_bytes() <= kept_session_bytes) {
-      session_->begin(false, 0);  // drops the weak references to the value's shared objects now
-      spare.reset(session_);
-    } else {
-      delete session_;
-    }
-  }
-  write_session& get() noexcept { return *session_; }
+}
 
- private:
-  write_session* session_;
-  write_session* saved_;
-};
+/// Starts the session of the innermost scope (tracking.hpp, session_scope), empty: at the first
+/// pointer of its value.
+[[gnu::noinline]] inline write_session& start_session() {
+  session_scope& scope = write_scope();
+  write_session* s;
+  {
+    std::unique_ptr<write_session>& spare = spare_write_session();
+    s = spare ? spare.release() : new write_session();
+  }
+  s->begin(scope.tracks_unique(), scope.stack_base());
+  if (scope.writing()) s->start_writing();
+  scope.adopt(s);
+  return *s;
+}
+
+/// The session of the value being written. Pointer codecs only run under a session_scope: the
+/// entry points open one for every value whose type may hold a pointer.
+inline write_session& session() {
+  write_session_base* s = current_write_session;
+  if (s == nullptr) [[unlikely]]
+    return start_session();
+  return static_cast<write_session&>(*s);
+}
 
 }  // namespace bifrons::detail

@@ -8,7 +8,7 @@
 #include <stack>
 
 #include "../detail/codec.hpp"
-#include "../detail/pointer_codec.hpp"
+#include "../detail/pointer_traits.hpp"
 
 namespace bifrons {
 namespace detail {

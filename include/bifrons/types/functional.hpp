@@ -9,6 +9,7 @@
 
 #include "../detail/codec.hpp"
 #include "../detail/pointer_codec.hpp"
+#include "../pointers.hpp"
 
 namespace bifrons {
 

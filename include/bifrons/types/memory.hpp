@@ -22,6 +22,7 @@
 
 #include "../detail/codec.hpp"
 #include "../detail/pointer_codec.hpp"
+#include "../pointers.hpp"
 
 namespace bifrons {
 
