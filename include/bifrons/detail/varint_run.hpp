@@ -283,7 +283,7 @@ BIFRONS_SIMD_RUN_TARGET [[gnu::always_inline]] inline bool decode_varint_run(con
   bytes64 positions;
   std::memcpy(&positions, iota, 64);
   const bytes64 ends = compress(stops, positions);
-  const bytes64 starts = (permute(positions - 1, ends) + 1) & ~bytes64{-1};  // byte 0 zero
+  const bytes64 starts = (permute(positions - 1, ends) + 1) & ~bytes64{static_cast<char>(-1)};  // byte 0 zero
   const auto lengths = reinterpret_cast<ubytes64>(ends + 1 - starts);
   constexpr std::uint64_t field_bytes = (std::uint64_t{1} << N) - 1;
   const bool too_long = (below(ubytes64{} + static_cast<unsigned char>(max_run_varint), lengths) & field_bytes) != 0;
