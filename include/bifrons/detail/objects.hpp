@@ -342,7 +342,7 @@ class basic_object_table final : public object_table_base {
     unknown_names_.clear();
     casts_.clear();
     registered_.clear();
-    virtual_bases_.clear();
+    forget_virtual_bases(0);
     return end;
   }
 

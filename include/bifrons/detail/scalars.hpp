@@ -30,22 +30,24 @@ concept varint_integer = std::is_integral_v<T> && !std::is_same_v<std::remove_cv
 template <class T>
 using wire_integer_t = std::conditional_t<std::is_same_v<std::remove_cv_t<T>, wchar_t>, std::uint32_t, T>;
 
+/// The raw varint an integer travels as: its wire type's value, zigzagged if that type is signed.
 template <class T>
-BIFRONS_INLINE std::size_t varint_integer_size(T v) noexcept {
+BIFRONS_INLINE constexpr std::uint64_t varint_raw(T v) noexcept {
   using W = wire_integer_t<T>;
   if constexpr (std::is_signed_v<W>)
-    return varint_data_size(zigzag(static_cast<std::int64_t>(v)));
+    return zigzag(static_cast<std::int64_t>(v));
   else
-    return varint_data_size(static_cast<std::uint64_t>(static_cast<W>(v)));
+    return static_cast<std::uint64_t>(static_cast<W>(v));
+}
+
+template <class T>
+BIFRONS_INLINE std::size_t varint_integer_size(T v) noexcept {
+  return varint_data_size(varint_raw(v));
 }
 
 template <class T>
 BIFRONS_INLINE std::byte* write_varint_integer(std::byte* out, T v) noexcept {
-  using W = wire_integer_t<T>;
-  if constexpr (std::is_signed_v<W>)
-    return write_varint(out, zigzag(static_cast<std::int64_t>(v)));
-  else
-    return write_varint(out, static_cast<std::uint64_t>(static_cast<W>(v)));
+  return write_varint(out, varint_raw(v));
 }
 
 /// True when the integer value v (read from the wire as W) fits T. (std::in_range refuses the

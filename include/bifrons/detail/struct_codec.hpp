@@ -138,16 +138,10 @@ BIFRONS_INLINE void set_run_field(T& field, std::uint64_t raw) noexcept {
   field = static_cast<T>(varint_value<typename run_integer<T>::type>(raw));
 }
 
-/// The raw varint a run field is written as (after zigzag, for signed types).
+/// The raw varint a run field is written as.
 template <run_field T>
 BIFRONS_INLINE std::uint64_t run_raw(const T& field) noexcept {
-  using I = typename run_integer<T>::type;
-  using W = wire_integer_t<I>;
-  const auto v = static_cast<I>(field);
-  if constexpr (std::is_signed_v<W>)
-    return zigzag(static_cast<std::int64_t>(v));
-  else
-    return static_cast<std::uint64_t>(static_cast<W>(v));
+  return varint_raw(static_cast<typename run_integer<T>::type>(field));
 }
 
 /// Fails the read with newer_version at `at`, naming the class and both versions.

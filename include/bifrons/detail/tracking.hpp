@@ -44,11 +44,32 @@ struct owned_ops;
 struct registered_type;
 struct cast_path;
 
+/// The virtual bases of the complete objects being read or written, each once per complete
+/// object (fields.hpp, struct_codec.hpp): the reader's table and the writer's scope keep them
+/// alike.
+class virtual_base_list {
+ public:
+  [[nodiscard]] bool has_virtual_base(const void* address, const void* type) const noexcept {
+    for (const auto& [a, t] : virtual_bases_)
+      if (a == address && t == type) return true;
+    return false;
+  }
+  void add_virtual_base(const void* address, const void* type) { virtual_bases_.emplace_back(address, type); }
+  [[nodiscard]] std::size_t virtual_base_count() const noexcept { return virtual_bases_.size(); }
+  void forget_virtual_bases(std::size_t mark) noexcept {
+    if (virtual_bases_.size() > mark)
+      virtual_bases_.erase(virtual_bases_.begin() + static_cast<std::ptrdiff_t>(mark), virtual_bases_.end());
+  }
+
+ private:
+  std::vector<std::pair<const void*, const void*>> virtual_bases_;
+};
+
 /// The reader's object table as the core sees it (objects.hpp, basic_object_table, is the table):
 /// its entries, the pointers it may rewrite, the type names of tag 2 and the virtual bases read,
 /// which the core marks and counts, and the operations the core calls where a value with
 /// pointers moves, is rolled back or ends.
-class object_table_base {
+class object_table_base : public virtual_base_list {
  public:
   struct entry {
     void* address = nullptr;     // the complete object
@@ -121,20 +142,6 @@ class object_table_base {
   /// The end of the read that made the table: its objects are released (as after a failure, if
   /// release() did not run) and the table goes back to the thread's spare or is deleted.
   virtual void retire() noexcept = 0;
-
-  // ---- virtual bases: read once per complete object (fields.hpp, struct_codec.hpp) ----
-
-  [[nodiscard]] bool has_virtual_base(const void* address, const void* type) const noexcept {
-    for (const auto& [a, t] : virtual_bases_)
-      if (a == address && t == type) return true;
-    return false;
-  }
-  void add_virtual_base(const void* address, const void* type) { virtual_bases_.emplace_back(address, type); }
-  [[nodiscard]] std::size_t virtual_base_count() const noexcept { return virtual_bases_.size(); }
-  void forget_virtual_bases(std::size_t mark) noexcept {
-    if (virtual_bases_.size() > mark)
-      virtual_bases_.erase(virtual_bases_.begin() + static_cast<std::ptrdiff_t>(mark), virtual_bases_.end());
-  }
 
  protected:
   /// A pointer the table may rewrite or reset: a non-owning pointer (observer), or a shared_ptr
@@ -211,7 +218,6 @@ class object_table_base {
   std::uint32_t current_ = 0;  // index + 1 of the innermost object being read; 0: none
   std::size_t strong_floor_ = 0;
   std::vector<name> names_;
-  std::vector<std::pair<const void*, const void*>> virtual_bases_;
 };
 template <class = void>
 class basic_object_table;
@@ -294,7 +300,7 @@ BIFRONS_VISIBLE inline thread_local write_session_base* current_write_session = 
 /// is made by the first pointer codec that asks for it (session(), write_session.hpp), so that a
 /// value that meets no pointer (a class with a hook, which the scan cannot see into) makes none.
 /// The virtual bases written so far are kept here: a class with a virtual base needs no session.
-class session_scope {
+class session_scope : public virtual_base_list {
  public:
   explicit session_scope(bool track_unique) noexcept
       : stack_base_(stack_position()),
@@ -330,26 +336,11 @@ class session_scope {
     current_write_session = session;
   }
 
-  // ---- virtual bases: written once per complete object (fields.hpp, struct_codec.hpp) ----
-
-  [[nodiscard]] bool has_virtual_base(const void* address, const void* type) const noexcept {
-    for (const auto& [a, t] : virtual_bases_)
-      if (a == address && t == type) return true;
-    return false;
-  }
-  void add_virtual_base(const void* address, const void* type) { virtual_bases_.emplace_back(address, type); }
-  [[nodiscard]] std::size_t virtual_base_count() const noexcept { return virtual_bases_.size(); }
-  void forget_virtual_bases(std::size_t mark) noexcept {
-    if (virtual_bases_.size() > mark)
-      virtual_bases_.erase(virtual_bases_.begin() + static_cast<std::ptrdiff_t>(mark), virtual_bases_.end());
-  }
-
  private:
   std::uintptr_t stack_base_;
   session_scope* outer_;
   write_session_base* outer_session_;
   write_session_base* session_ = nullptr;
-  std::vector<std::pair<const void*, const void*>> virtual_bases_;
   bool track_unique_;
   bool writing_ = false;
 };
