@@ -526,7 +526,7 @@ struct fixed_array_codec {
       return N * wire_width<T>;
     else if constexpr (record<T>)
       return N == 0 ? 0 : varint_size(record_layout<T>::size) + N * record_layout<T>::size;
-    else if constexpr (max_size_of<T> == unbounded || N > unbounded / (max_size_of<T> + 1))
+    else if constexpr (max_size_of<T> >= unbounded / (N == 0 ? 1 : N))  // unbounded, or N of them would overflow
       return unbounded;
     else
       return N * max_size_of<T>;
