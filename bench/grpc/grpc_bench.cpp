@@ -19,6 +19,7 @@
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server.h>
 #include <grpcpp/server_builder.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
@@ -106,11 +107,49 @@ class proto_echo final : public bifrons_grpc_bench::Echo::CallbackService {
   }
 };
 
+// The floor of the transport path bifrons takes: gRPC's generic API carrying a message's bytes
+// without reading or writing them. The bifrons service answers the floor's method with a reactor
+// that echoes the received ByteBuffer as it is (the same server, threads and completion queues).
+const std::string floor_path = "/bifrons_bench.Floor/EchoBytes";
+
+class raw_echo final : public grpc::ServerGenericBidiReactor {
+ public:
+  raw_echo() { StartRead(&buffer_); }
+  void OnReadDone(bool ok) override {
+    if (!ok) {
+      Finish({grpc::StatusCode::INVALID_ARGUMENT, "no request"});
+      return;
+    }
+    StartWriteAndFinish(&buffer_, grpc::WriteOptions(), grpc::Status::OK);
+  }
+  void OnDone() override { delete this; }
+
+ private:
+  grpc::ByteBuffer buffer_;
+};
+
+class service_with_floor final : public bifrons::grpc::service {
+ public:
+  grpc::ServerGenericBidiReactor* CreateReactor(grpc::GenericCallbackServerContext* context) override {
+    if (context->method() == floor_path) return new raw_echo();
+    return bifrons::grpc::service::CreateReactor(context);
+  }
+};
+
 void set_deadline(grpc::ClientContext& context) {
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
 }
 
+// CPU time of the whole process (client and server, every thread), in microseconds.
+double process_cpu_us() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto us = [](const timeval& t) { return static_cast<double>(t.tv_sec) * 1e6 + static_cast<double>(t.tv_usec); };
+  return us(usage.ru_utime) + us(usage.ru_stime);
+}
+
 struct result {
+  double cpu_us_per_call = 0;  // less sensitive than requests/s to what else the machine runs
   double rps = 0;
   double p50_us = 0;
   double p99_us = 0;
@@ -121,6 +160,7 @@ struct result {
 result measure(const std::function<bool()>& call, int threads, std::chrono::milliseconds duration, int calls) {
   std::vector<std::vector<double>> latencies(static_cast<std::size_t>(threads));
   std::atomic<bool> ok{true};
+  const double cpu_before = process_cpu_us();
   const auto start = std::chrono::steady_clock::now();
   const auto end = start + duration;
   std::vector<std::thread> workers;
@@ -135,6 +175,7 @@ result measure(const std::function<bool()>& call, int threads, std::chrono::mill
     });
   }
   for (std::thread& w : workers) w.join();
+  const double cpu_us = process_cpu_us() - cpu_before;
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::vector<double> all;
   for (const auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
@@ -143,6 +184,7 @@ result measure(const std::function<bool()>& call, int threads, std::chrono::mill
   r.ok = ok && !all.empty();
   if (all.empty()) return r;
   r.rps = static_cast<double>(all.size()) / seconds;
+  r.cpu_us_per_call = cpu_us / static_cast<double>(all.size());
   r.p50_us = all[all.size() / 2];
   r.p99_us = all[std::min(all.size() - 1, all.size() * 99 / 100)];
   return r;
@@ -260,7 +302,7 @@ int main(int argc, char** argv) {
   }
   const std::chrono::milliseconds duration(smoke ? 0 : 5000);  // per case, over all rounds
 
-  bifrons::grpc::service bifrons_service;
+  service_with_floor bifrons_service;
   bifrons_service.on(echo_account, [](grpc::CallbackServerContext&, const model::Account& in, model::Account& out) {
     out = in;
     return grpc::Status::OK;
@@ -334,15 +376,38 @@ int main(int argc, char** argv) {
     return status.ok() && reply.payload().size() == payload_size;
   };
 
+  // The floor: the same messages' bytes (bifrons' encoding) through the generic API, echoed as
+  // they arrived, neither written nor read.
+  grpc::TemplatedGenericStub<grpc::ByteBuffer, grpc::ByteBuffer> raw_stub(channel);
+  const auto floor_call = [&](const auto& value) {
+    grpc::ByteBuffer request;
+    (void)bifrons::grpc::write_message(value, request);
+    const std::size_t size = request.Length();
+    return [&raw_stub, request, size] {
+      grpc::ClientContext context;
+      set_deadline(context);
+      grpc::ByteBuffer reply;
+      const grpc::Status status = bifrons::grpc::detail::wait_for_callback([&](auto done) {
+        raw_stub.UnaryCall(&context, floor_path, grpc::StubOptions(), &request, &reply, done);
+      });
+      return status.ok() && reply.Length() == size;
+    };
+  };
+  const std::function<bool()> floor_account_call = floor_call(account);
+  const std::function<bool()> floor_blob_call = floor_call(blob);
+
   struct bench_case {
     const char* message;
     const char* library;
     const std::function<bool()>* call;
   };
+  constexpr std::size_t per_message = 3;  // protobuf, bifrons, and the floor of bifrons' transport path
   const bench_case cases[] = {{"Account", "protobuf", &proto_account_call},
                               {"Account", "bifrons", &bifrons_account_call},
+                              {"Account", "generic API, bytes only (floor)", &floor_account_call},
                               {"1 MiB", "protobuf", &proto_blob_call},
-                              {"1 MiB", "bifrons", &bifrons_blob_call}};
+                              {"1 MiB", "bifrons", &bifrons_blob_call},
+                              {"1 MiB", "generic API, bytes only (floor)", &floor_blob_call}};
   if (!profiled.empty()) {
     const std::function<bool()>& call = profiled == "bifrons" ? bifrons_account_call : proto_account_call;
     bool all_ok = true;
@@ -355,20 +420,22 @@ int main(int argc, char** argv) {
   // Rounds alternate between the libraries, so that a neighbour's load on the machine falls on
   // both; each row is the median round (by requests per second).
   const int rounds = smoke ? 1 : 5;
-  std::printf("| message | library | threads | requests/s | p50 (us) | p99 (us) |\n|---|---|---|---|---|---|\n");
+  std::printf(
+      "| message | library | threads | requests/s | p50 (us) | p99 (us) | CPU us per call |\n"
+      "|---|---|---|---|---|---|---|\n");
   for (const int threads : {1, 16}) {
-    for (std::size_t pair = 0; pair < std::size(cases); pair += 2) {
-      std::vector<result> runs[2];
+    for (std::size_t group = 0; group < std::size(cases); group += per_message) {
+      std::vector<result> runs[per_message];
       for (int round = 0; round < rounds; ++round)
-        for (std::size_t i = 0; i < 2; ++i)
-          runs[i].push_back(measure(*cases[pair + i].call, threads, duration / rounds, smoke ? 3 : 0));
-      for (std::size_t i = 0; i < 2; ++i) {
+        for (std::size_t i = 0; i < per_message; ++i)
+          runs[i].push_back(measure(*cases[group + i].call, threads, duration / rounds, smoke ? 3 : 0));
+      for (std::size_t i = 0; i < per_message; ++i) {
         std::sort(runs[i].begin(), runs[i].end(), [](const result& a, const result& b) { return a.rps < b.rps; });
         for (const result& r : runs[i]) ok = ok && r.ok;
         const result& r = runs[i][runs[i].size() / 2];
-        const bench_case& c = cases[pair + i];
-        std::printf("| %s | %s | %d | %.0f | %.1f | %.1f |%s\n", c.message, c.library, threads, r.rps, r.p50_us,
-                    r.p99_us, r.ok ? "" : " FAILED");
+        const bench_case& c = cases[group + i];
+        std::printf("| %s | %s | %d | %.0f | %.1f | %.1f | %.1f |%s\n", c.message, c.library, threads, r.rps,
+                    r.p50_us, r.p99_us, r.cpu_us_per_call, r.ok ? "" : " FAILED");
       }
     }
   }
