@@ -434,8 +434,8 @@ int main(int argc, char** argv) {
         for (const result& r : runs[i]) ok = ok && r.ok;
         const result& r = runs[i][runs[i].size() / 2];
         const bench_case& c = cases[group + i];
-        std::printf("| %s | %s | %d | %.0f | %.1f | %.1f | %.1f |%s\n", c.message, c.library, threads, r.rps,
-                    r.p50_us, r.p99_us, r.cpu_us_per_call, r.ok ? "" : " FAILED");
+        std::printf("| %s | %s | %d | %.0f | %.1f | %.1f | %.1f |%s\n", c.message, c.library, threads, r.rps, r.p50_us,
+                    r.p99_us, r.cpu_us_per_call, r.ok ? "" : " FAILED");
       }
     }
   }
