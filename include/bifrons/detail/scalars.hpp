@@ -47,7 +47,10 @@ BIFRONS_INLINE std::size_t varint_integer_size(T v) noexcept {
 
 template <class T>
 BIFRONS_INLINE std::byte* write_varint_integer(std::byte* out, T v) noexcept {
-  return write_varint(out, varint_raw(v));
+  if constexpr (sizeof(T) >= 8)
+    return write_wide_varint(out, varint_raw(v));
+  else
+    return write_varint(out, varint_raw(v));
 }
 
 /// True when the integer value v (read from the wire as W) fits T. (std::in_range refuses the
@@ -109,7 +112,7 @@ BIFRONS_INLINE void read_varint_integer(source& in, T& v) noexcept {
     return;
   }
   const std::byte* start = in.position();
-  const std::uint64_t raw = in.read_varint();
+  const std::uint64_t raw = in.template read_varint<(max_raw_varint<T> >> 56) != 0>();
   if (raw > max_raw_varint<T>) [[unlikely]] {
     in.fail_at(errc::value_out_of_range, start);
     return;

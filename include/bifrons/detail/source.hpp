@@ -115,11 +115,14 @@ class source {
     return static_cast<std::uint8_t>(*ptr_++);
   }
 
-  /// Reads a minimal LEB128 varint of at most 64 bits (0 after an error).
+  /// Reads a minimal LEB128 varint of at most 64 bits (0 after an error). Wide: the varint is a
+  /// 64-bit integer field's, which often takes 9 or 10 bytes (ids, hashes); those then take a
+  /// path of their own (the others, counts and headers, keep the smaller code).
+  template <bool Wide = false>
   [[nodiscard]] BIFRONS_INLINE std::uint64_t read_varint() noexcept {
     if (ptr_ != limit_ && static_cast<std::uint8_t>(*ptr_) < 0x80) [[likely]]
       return static_cast<std::uint8_t>(*ptr_++);
-    return read_varint_slow();
+    return read_varint_slow<Wide>();
   }
 
   /// read_varint's fast path alone: if the next byte is a whole varint (below 0x80), stores it
@@ -359,9 +362,10 @@ class source {
   // GCC does not inline it into a flattened read (whether it does depends on the order in which
   // its early inliner meets the functions, which any change elsewhere can alter), the source's
   // address still does not escape, and the cursor stays in registers (docs/design.md).
+  template <bool Wide = false>
   BIFRONS_INLINE std::uint64_t read_varint_slow() noexcept {
     const std::byte* const start = ptr_;
-    const decoded_varint d = decode_varint_slow(start, limit_);
+    const decoded_varint d = decode_varint_slow<Wide>(start, limit_);
     if (d.end > start) [[likely]] {
       ptr_ = d.end;
       return d.value;
@@ -379,6 +383,7 @@ class source {
     std::uint64_t value;
   };
   /// The varint at start, when the one-byte fast path did not take it.
+  template <bool Wide>
   static decoded_varint decode_varint_slow(const std::byte* const start, const std::byte* const limit) noexcept {
     // Two bytes (up to 16383) are common enough to come first: struct headers of bodies up to
     // 8 KiB, and the reference tags of the first sixteen thousand objects of a message.
@@ -387,10 +392,17 @@ class source {
       return {w.canonical ? start + 2 : nullptr, w.value};
     }
     if (limit - start >= 8) {
-      const word_varint w = varint_in_word(load_le<std::uint64_t>(start));
+      const std::uint64_t word = load_le<std::uint64_t>(start);
+      const word_varint w = varint_in_word(word);
       if (w.length != 0) return {w.canonical ? start + w.length : nullptr, w.value};
+      if constexpr (Wide) {
+        if (limit - start >= 10) {
+          const word_varint l = long_varint(start, word);
+          return {l.canonical ? start + l.length : nullptr, l.value};
+        }
+      }
     }
-    // Near the end of the input, or 9-10 bytes long.
+    // Near the end of the input, or (not Wide) 9-10 bytes long.
     const std::byte* p = start;
     std::uint64_t value = 0;
     for (unsigned shift = 0;; shift += 7) {

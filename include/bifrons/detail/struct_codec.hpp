@@ -80,11 +80,16 @@ BIFRONS_INLINE bool read_unchecked(const std::byte*& p, T& v) noexcept {
     if (static_cast<std::uint8_t>(p[1]) < 0x80) {
       w = two_byte_varint(p);  // most small numbers that miss the one-byte case
     } else {
-      w = varint_in_word<codec<T>::max_size>(load_le<std::uint64_t>(p));
+      const std::uint64_t word = load_le<std::uint64_t>(p);
+      w = varint_in_word<codec<T>::max_size>(word);
+      // The field's ten bytes lie within the body's bound, which the caller may read.
+      if constexpr (codec<T>::max_size > 8)
+        if (w.length == 0) w = long_varint(p, word);
     }
     p += w.length;
     v = varint_value<T>(w.value);
-    // (Length 0: longer than 8 bytes. Longer than max_size: varint_in_word did not pack it all.)
+    // (Length 0: longer than 8 bytes, for a field of up to 8. Longer than max_size: varint_in_word
+    // did not pack it all.)
     return w.length - 1 < codec<T>::max_size && w.canonical && w.value <= max_raw_varint<T>;
   } else if constexpr (block_element<T>) {
     const bool ok = load_element(p, v);
