@@ -222,19 +222,17 @@ class response_stream {
   next_function next_;
 };
 
-/// What a client-streaming handler returns for one call: an error status that refuses the call
-/// at once, or two functions. on_request(const Request&) -> grpc::Status is called for each
-/// request as it arrives (a status other than OK ends the call with it, and no more requests
-/// are read); on_end(Response&) -> grpc::Status after the client's last request (the response is
-/// sent only with OK). One request is in memory at a time: the next is read once on_request
-/// returned. Per-call state the two functions share lives in what they capture.
-template <message_type Request, message_type Response>
-class request_sink {
+namespace detail {
+/// The per-call functions of a method whose requests stream (request_sink, request_responder):
+/// a status that ends the call at once, or the function for each request and the one for the
+/// end of the requests (which may be left out).
+template <class RequestSignature, class EndSignature>
+class request_functions {
  public:
-  using request_function = std::function<::grpc::Status(const Request&)>;
-  using end_function = std::function<::grpc::Status(Response&)>;
-  request_sink(::grpc::Status status) : status_(std::move(status)) {}  // NOLINT: a handler returns a status
-  request_sink(request_function on_request, end_function on_end)
+  using request_function = std::function<RequestSignature>;
+  using end_function = std::function<EndSignature>;
+  request_functions(::grpc::Status status) : status_(std::move(status)) {}  // NOLINT: a handler returns a status
+  request_functions(request_function on_request, end_function on_end = {})  // NOLINT: a handler returns them
       : on_request_(std::move(on_request)), on_end_(std::move(on_end)) {}
 
   [[nodiscard]] const ::grpc::Status& status() const noexcept { return status_; }
@@ -246,6 +244,17 @@ class request_sink {
   request_function on_request_;
   end_function on_end_;
 };
+}  // namespace detail
+
+/// What a client-streaming handler returns for one call: an error status that refuses the call
+/// at once, or two functions. on_request(const Request&) -> grpc::Status is called for each
+/// request as it arrives (a status other than OK ends the call with it, and no more requests
+/// are read); on_end(Response&) -> grpc::Status after the client's last request (the response is
+/// sent only with OK; left out, the response is Response{}). One request is in memory at a time:
+/// the next is read once on_request returned. Per-call state the two functions share lives in
+/// what they capture.
+template <message_type Request, message_type Response>
+using request_sink = detail::request_functions<::grpc::Status(const Request&), ::grpc::Status(Response&)>;
 
 /// What a bidi-streaming handler returns for one call: a status that ends the call at once, or
 /// on_request(const Request&) -> response_stream<Response>, called for each request as it
@@ -256,23 +265,7 @@ class request_sink {
 /// on_end() -> grpc::Status, after the client's last request, gives the call's status (OK if
 /// left out).
 template <message_type Request, message_type Response>
-class request_responder {
- public:
-  using request_function = std::function<response_stream<Response>(const Request&)>;
-  using end_function = std::function<::grpc::Status()>;
-  request_responder(::grpc::Status status) : status_(std::move(status)) {}  // NOLINT: a handler returns a status
-  request_responder(request_function on_request, end_function on_end = {})  // NOLINT: a handler returns it
-      : on_request_(std::move(on_request)), on_end_(std::move(on_end)) {}
-
-  [[nodiscard]] const ::grpc::Status& status() const noexcept { return status_; }
-  [[nodiscard]] request_function& on_request() noexcept { return on_request_; }
-  [[nodiscard]] end_function& on_end() noexcept { return on_end_; }
-
- private:
-  ::grpc::Status status_;
-  request_function on_request_;
-  end_function on_end_;
-};
+using request_responder = detail::request_functions<response_stream<Response>(const Request&), ::grpc::Status()>;
 
 namespace detail {
 
@@ -375,6 +368,15 @@ class server_call : public ::grpc::ServerGenericBidiReactor {
     }
   }
 
+  /// Runs a user function that returns a status: true if it returned OK; otherwise the call
+  /// ended, with that status or (if it threw) UNKNOWN.
+  template <class Function>
+  bool proceeds(Function&& function) {
+    const std::optional<::grpc::Status> status = guarded([&] { return ::grpc::Status(function()); });
+    if (status && !status->ok()) finish(*status);
+    return status && status->ok();
+  }
+
   /// Sends the responses of stream one at a time, then on_responses_sent().
   void send(response_stream<Response>& stream) {
     if (!stream.status().ok()) {
@@ -431,15 +433,8 @@ class unary_call final : public server_call<Request, Response> {
  private:
   void on_request() override {
     Response response{};
-    const std::optional<::grpc::Status> status = this->guarded([&] {
-      return ::grpc::Status(handler_(this->context_, std::as_const(this->request_), response));
-    });
-    if (!status) return;
-    if (!status->ok()) {
-      this->finish(*status);
-      return;
-    }
-    this->send_last(response);
+    if (this->proceeds([&] { return handler_(this->context_, std::as_const(this->request_), response); }))
+      this->send_last(response);
   }
   Handler& handler_;
 };
@@ -501,31 +496,19 @@ class client_streaming_call final
     // OK without functions would end the call without its response.
     if (status.ok())
       return {::grpc::StatusCode::INTERNAL,
-              "bifrons: a client-streaming handler returned a request_sink without functions and with OK"};
+              "bifrons: a client-streaming handler returned a request_sink with OK and no on_request"};
     return status;
   }
   void on_request() override {
-    const std::optional<::grpc::Status> status =
-        this->guarded([&] { return this->per_call().on_request()(std::as_const(this->request_)); });
-    if (!status) return;
-    if (!status->ok()) {
-      this->finish(*status);
-      return;
-    }
-    this->read_next();
+    if (this->proceeds([&] { return this->per_call().on_request()(std::as_const(this->request_)); })) this->read_next();
   }
   void on_end() override {
     Response response{};
-    const std::optional<::grpc::Status> status = this->guarded([&] {
-      auto& on_end = this->per_call().on_end();
-      return on_end ? on_end(response) : ::grpc::Status::OK;
-    });
-    if (!status) return;
-    if (!status->ok()) {
-      this->finish(*status);
-      return;
-    }
-    this->send_last(response);
+    if (this->proceeds([&] {
+          auto& on_end = this->per_call().on_end();
+          return on_end ? on_end(response) : ::grpc::Status::OK;
+        }))
+      this->send_last(response);
   }
 };
 
@@ -571,18 +554,14 @@ class service : public ::grpc::CallbackGenericService {
   template <class Request, class Response, class Handler>
     requires std::is_invocable_r_v<::grpc::Status, Handler&, ::grpc::CallbackServerContext&, const Request&, Response&>
   service& on(const unary_method<Request, Response>& method, Handler handler) {
-    add(method.path,
-        std::make_unique<method_entry<Handler, detail::unary_call<Request, Response, Handler>>>(std::move(handler)));
-    return *this;
+    return add<detail::unary_call<Request, Response, Handler>>(method.path, std::move(handler));
   }
 
   /// handler(grpc::CallbackServerContext&, const Request&) -> response_stream<Response>.
   template <class Request, class Response, class Handler>
     requires std::is_invocable_r_v<response_stream<Response>, Handler&, ::grpc::CallbackServerContext&, const Request&>
   service& on(const server_streaming_method<Request, Response>& method, Handler handler) {
-    add(method.path, std::make_unique<method_entry<Handler, detail::streaming_call<Request, Response, Handler>>>(
-                         std::move(handler)));
-    return *this;
+    return add<detail::streaming_call<Request, Response, Handler>>(method.path, std::move(handler));
   }
 
   /// handler(grpc::CallbackServerContext&) -> request_sink<Request, Response>, called when the
@@ -590,9 +569,7 @@ class service : public ::grpc::CallbackGenericService {
   template <class Request, class Response, class Handler>
     requires std::is_invocable_r_v<request_sink<Request, Response>, Handler&, ::grpc::CallbackServerContext&>
   service& on(const client_streaming_method<Request, Response>& method, Handler handler) {
-    add(method.path, std::make_unique<method_entry<Handler, detail::client_streaming_call<Request, Response, Handler>>>(
-                         std::move(handler)));
-    return *this;
+    return add<detail::client_streaming_call<Request, Response, Handler>>(method.path, std::move(handler));
   }
 
   /// handler(grpc::CallbackServerContext&) -> request_responder<Request, Response>, called when
@@ -600,9 +577,7 @@ class service : public ::grpc::CallbackGenericService {
   template <class Request, class Response, class Handler>
     requires std::is_invocable_r_v<request_responder<Request, Response>, Handler&, ::grpc::CallbackServerContext&>
   service& on(const bidi_streaming_method<Request, Response>& method, Handler handler) {
-    add(method.path, std::make_unique<method_entry<Handler, detail::bidi_streaming_call<Request, Response, Handler>>>(
-                         std::move(handler)));
-    return *this;
+    return add<detail::bidi_streaming_call<Request, Response, Handler>>(method.path, std::move(handler));
   }
 
   [[nodiscard]] const read_options& options() const noexcept { return options_; }
@@ -631,11 +606,13 @@ class service : public ::grpc::CallbackGenericService {
     Handler handler;
   };
 
-  void add(const std::string& path, std::unique_ptr<entry> e) {
+  template <class Call, class Handler>
+  service& add(const std::string& path, Handler handler) {
     if (!detail::valid_method_path(path))
       throw std::invalid_argument("bifrons: gRPC method path \"" + path + "\" is not /package.Service/Method");
-    if (!methods_.emplace(path, std::move(e)).second)
+    if (!methods_.emplace(path, std::make_unique<method_entry<Handler, Call>>(std::move(handler))).second)
       throw std::invalid_argument("bifrons: gRPC method \"" + path + "\" is already in this service");
+    return *this;
   }
 
   read_options options_;
@@ -816,6 +793,19 @@ class client_stream_owner {
   std::unique_ptr<client_stream<Response>> call_;
 };
 
+/// What the client's two stream types with streaming requests share.
+template <class Request, class Response>
+class request_stream_owner : public client_stream_owner<Response> {
+ public:
+  /// Sends request once gRPC took the previous one (so a slow server cannot make the client's
+  /// memory grow); false once the call ended (finish() tells how) or the requests were closed.
+  /// Waits no longer than the call's deadline.
+  bool write(const Request& request) { return this->call_->write(request); }
+
+ protected:
+  using client_stream_owner<Response>::client_stream_owner;
+};
+
 }  // namespace detail
 
 /// The responses of a server-streaming call, read one at a time (the next is asked of gRPC only
@@ -836,20 +826,15 @@ class response_reader : detail::client_stream_owner<Response> {
 
  private:
   friend class client;
-  explicit response_reader(std::unique_ptr<detail::client_stream<Response>> call)
-      : detail::client_stream_owner<Response>(std::move(call)) {}
+  using detail::client_stream_owner<Response>::client_stream_owner;
 };
 
-/// The requests of a client-streaming call, written one at a time (each write waits until gRPC
-/// took the previous one, so a slow server cannot make the client's memory grow), then finish().
+/// The requests of a client-streaming call, written one at a time with write(), then finish().
 /// Destroying it unfinished cancels the call and waits for gRPC to let go of it. The call's
 /// ClientContext must outlive the writer; the client that started it need not.
 template <message_type Request, message_type Response>
-class request_writer : detail::client_stream_owner<Response> {
+class request_writer : public detail::request_stream_owner<Request, Response> {
  public:
-  /// Sends request; false once the call ended (finish() tells how). Waits no longer than the
-  /// call's deadline.
-  bool write(const Request& request) { return this->call_->write(request); }
   /// Tells the server the requests ended and waits for its status (at most the deadline). The
   /// response is replaced only with OK; one that does not read is INVALID_ARGUMENT with the
   /// library's text. Called once.
@@ -868,8 +853,7 @@ class request_writer : detail::client_stream_owner<Response> {
 
  private:
   friend class client;
-  explicit request_writer(std::unique_ptr<detail::client_stream<Response>> call)
-      : detail::client_stream_owner<Response>(std::move(call)) {}
+  using detail::request_stream_owner<Request, Response>::request_stream_owner;
 };
 
 /// Both streams of a bidi-streaming call: write() and writes_done() from one thread, read() from
@@ -878,10 +862,8 @@ class request_writer : detail::client_stream_owner<Response> {
 /// without reading may wait until it reads. Destroying it unfinished cancels the call and waits
 /// for gRPC to let go of it. The call's ClientContext must outlive it.
 template <message_type Request, message_type Response>
-class bidi_stream : detail::client_stream_owner<Response> {
+class bidi_stream : public detail::request_stream_owner<Request, Response> {
  public:
-  /// Sends request; false once the call ended or writes_done() was called.
-  bool write(const Request& request) { return this->call_->write(request); }
   /// Tells the server no request follows.
   void writes_done() { this->call_->writes_done(); }
   /// The next response into out; false at the end of the responses or when the call failed.
@@ -892,8 +874,7 @@ class bidi_stream : detail::client_stream_owner<Response> {
 
  private:
   friend class client;
-  explicit bidi_stream(std::unique_ptr<detail::client_stream<Response>> call)
-      : detail::client_stream_owner<Response>(std::move(call)) {}
+  using detail::request_stream_owner<Request, Response>::request_stream_owner;
 };
 
 /// Calls bifrons methods over a channel. Responses are read with the read_options given here

@@ -979,12 +979,21 @@ bool read_expansion(bifrons::grpc::bidi_stream<Number, Order>& stream, std::int6
   return true;
 }
 
-TEST(GrpcClientStreaming, SumsTheStream) {
+// A server of sum and expand on 127.0.0.1 (the methods added before it starts).
+struct number_server {
+  number_server() {
+    add_number_methods(service, counts);
+    server.emplace(service);
+  }
+  bifrons::grpc::client client() const { return bifrons::grpc::client(server->channel()); }
   call_counts counts;
   bifrons::grpc::service service;
-  add_number_methods(service, counts);
-  test_server server(service);
-  const bifrons::grpc::client client(server.channel());
+  std::optional<test_server> server;
+};
+
+TEST(GrpcClientStreaming, SumsTheStream) {
+  const number_server numbers;
+  const bifrons::grpc::client client = numbers.client();
 
   grpc::ClientContext context;
   set_deadline(context);
@@ -1003,16 +1012,13 @@ TEST(GrpcClientStreaming, SumsTheStream) {
   ASSERT_TRUE(empty.finish(none).ok());
   EXPECT_EQ(none.sum, 0);
   EXPECT_EQ(none.count, 0);
-  EXPECT_TRUE(counts.all_gone());
-  EXPECT_EQ(counts.ended.load(), 2);
+  EXPECT_TRUE(numbers.counts.all_gone());
+  EXPECT_EQ(numbers.counts.ended.load(), 2);
 }
 
 TEST(GrpcClientStreaming, HandlerStatusesAndExceptionsEndTheCall) {
-  call_counts counts;
-  bifrons::grpc::service service;
-  add_number_methods(service, counts);
-  test_server server(service);
-  const bifrons::grpc::client client(server.channel());
+  const number_server numbers;
+  const bifrons::grpc::client client = numbers.client();
   const auto call = [&](std::vector<std::int64_t> values) {
     grpc::ClientContext context;
     set_deadline(context);
@@ -1030,8 +1036,8 @@ TEST(GrpcClientStreaming, HandlerStatusesAndExceptionsEndTheCall) {
   EXPECT_EQ(status.error_code(), grpc::StatusCode::UNKNOWN);
   EXPECT_FALSE(contains(status.error_message(), "secret")) << status.error_message();
   EXPECT_EQ(call({1, 667}).error_code(), grpc::StatusCode::UNKNOWN);
-  EXPECT_TRUE(counts.all_gone());
-  EXPECT_EQ(counts.ended.load(), 1);  // only the last call reached on_end
+  EXPECT_TRUE(numbers.counts.all_gone());
+  EXPECT_EQ(numbers.counts.ended.load(), 1);  // only the last call reached on_end
 }
 
 TEST(GrpcStreaming, HandlersThatRefuseOrThrowBeforeTheFirstRequest) {
@@ -1087,11 +1093,8 @@ TEST(GrpcStreaming, HandlersThatRefuseOrThrowBeforeTheFirstRequest) {
 }
 
 TEST(GrpcBidiStreaming, SeveralResponsesPerRequest) {
-  call_counts counts;
-  bifrons::grpc::service service;
-  add_number_methods(service, counts);
-  test_server server(service);
-  const bifrons::grpc::client client(server.channel());
+  const number_server numbers;
+  const bifrons::grpc::client client = numbers.client();
 
   // In turns from one thread: a request, then its responses.
   grpc::ClientContext context;
@@ -1134,16 +1137,13 @@ TEST(GrpcBidiStreaming, SeveralResponsesPerRequest) {
   zero.writes_done();
   EXPECT_FALSE(zero.read(order));
   EXPECT_EQ(zero.finish().error_code(), grpc::StatusCode::FAILED_PRECONDITION);
-  EXPECT_TRUE(counts.all_gone());
-  EXPECT_EQ(counts.ended.load(), 3);
+  EXPECT_TRUE(numbers.counts.all_gone());
+  EXPECT_EQ(numbers.counts.ended.load(), 3);
 }
 
 TEST(GrpcBidiStreaming, HandlerStatusesAndExceptionsEndTheCall) {
-  call_counts counts;
-  bifrons::grpc::service service;
-  add_number_methods(service, counts);
-  test_server server(service);
-  const bifrons::grpc::client client(server.channel());
+  const number_server numbers;
+  const bifrons::grpc::client client = numbers.client();
   for (const std::int64_t fault : {-1, 666, 667}) {
     grpc::ClientContext context;
     set_deadline(context);
@@ -1157,8 +1157,8 @@ TEST(GrpcBidiStreaming, HandlerStatusesAndExceptionsEndTheCall) {
     EXPECT_EQ(status.error_code(), fault < 0 ? grpc::StatusCode::OUT_OF_RANGE : grpc::StatusCode::UNKNOWN) << fault;
     EXPECT_FALSE(contains(status.error_message(), "secret")) << status.error_message();
   }
-  EXPECT_TRUE(counts.all_gone());
-  EXPECT_EQ(counts.ended.load(), 0);
+  EXPECT_TRUE(numbers.counts.all_gone());
+  EXPECT_EQ(numbers.counts.ended.load(), 0);
 }
 
 // A raw client (gRPC's byte-level generic stub) that writes each of requests in turn, then
@@ -1222,11 +1222,8 @@ raw_stream_result call_raw_stream(const std::shared_ptr<grpc::Channel>& channel,
 }
 
 TEST(GrpcStreaming, ABadRequestInTheMiddleIsInvalidArgumentWithTheOffset) {
-  call_counts counts;
-  bifrons::grpc::service service;
-  add_number_methods(service, counts);
-  test_server server(service);
-  const auto channel = server.channel();
+  const number_server numbers;
+  const auto channel = numbers.server->channel();
   const std::vector<std::byte> two = bifrons::to_bytes(Number{2});
   const std::vector<std::byte> bad{std::byte{0x7f}, std::byte{1}};
   const std::string expected = bifrons::try_from_bytes<Number>(bad).message();
@@ -1259,15 +1256,12 @@ TEST(GrpcStreaming, ABadRequestInTheMiddleIsInvalidArgumentWithTheOffset) {
       EXPECT_EQ(result.status.error_message(), local.message());
     }
   }
-  EXPECT_TRUE(counts.all_gone());
+  EXPECT_TRUE(numbers.counts.all_gone());
 }
 
 TEST(GrpcStreaming, AClientThatCancelsOrGoesAwayEndsTheServersCall) {
-  call_counts counts;
-  bifrons::grpc::service service;
-  add_number_methods(service, counts);
-  test_server server(service);
-  const bifrons::grpc::client client(server.channel());
+  const number_server numbers;
+  const bifrons::grpc::client client = numbers.client();
   for (int round = 0; round < 3; ++round) {
     {
       grpc::ClientContext context;
@@ -1303,8 +1297,8 @@ TEST(GrpcStreaming, AClientThatCancelsOrGoesAwayEndsTheServersCall) {
       }
     }
   }
-  EXPECT_TRUE(counts.all_gone());
-  EXPECT_EQ(counts.ended.load(), 0);
+  EXPECT_TRUE(numbers.counts.all_gone());
+  EXPECT_EQ(numbers.counts.ended.load(), 0);
   grpc::ClientContext context;
   set_deadline(context);
   auto writer = client.call(sum, context);
@@ -1315,11 +1309,8 @@ TEST(GrpcStreaming, AClientThatCancelsOrGoesAwayEndsTheServersCall) {
 }
 
 TEST(GrpcStreaming, ADeadlineEndsACallWhoseServerWaitsForRequests) {
-  call_counts counts;
-  bifrons::grpc::service service;
-  add_number_methods(service, counts);
-  test_server server(service);
-  const bifrons::grpc::client client(server.channel());
+  const number_server numbers;
+  const bifrons::grpc::client client = numbers.client();
   {
     grpc::ClientContext context;
     context.set_deadline(in(std::chrono::milliseconds(200)));
@@ -1343,16 +1334,13 @@ TEST(GrpcStreaming, ADeadlineEndsACallWhoseServerWaitsForRequests) {
     EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
     EXPECT_EQ(stream.finish().error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
   }
-  EXPECT_TRUE(counts.all_gone());
-  EXPECT_EQ(counts.ended.load(), 0);
+  EXPECT_TRUE(numbers.counts.all_gone());
+  EXPECT_EQ(numbers.counts.ended.load(), 0);
 }
 
 TEST(GrpcStreaming, UnknownStreamingMethodsAreUnimplemented) {
-  call_counts counts;
-  bifrons::grpc::service service;
-  add_number_methods(service, counts);
-  test_server server(service);
-  const bifrons::grpc::client client(server.channel());
+  const number_server numbers;
+  const bifrons::grpc::client client = numbers.client();
   {
     grpc::ClientContext context;
     set_deadline(context);
@@ -1371,11 +1359,8 @@ TEST(GrpcStreaming, UnknownStreamingMethodsAreUnimplemented) {
 }
 
 TEST(GrpcStreaming, ConcurrentStreamsFromManyThreads) {
-  call_counts counts;
-  bifrons::grpc::service service;
-  add_number_methods(service, counts);
-  test_server server(service);
-  const bifrons::grpc::client client(server.channel());
+  const number_server numbers;
+  const bifrons::grpc::client client = numbers.client();
   std::atomic<int> failures{0};
   std::vector<std::thread> threads;
   for (std::int64_t t = 0; t < 8; ++t) {
@@ -1401,8 +1386,8 @@ TEST(GrpcStreaming, ConcurrentStreamsFromManyThreads) {
   }
   for (std::thread& thread : threads) thread.join();
   EXPECT_EQ(failures.load(), 0);
-  EXPECT_TRUE(counts.all_gone());
-  EXPECT_EQ(counts.ended.load(), 8 * 10 * 2);
+  EXPECT_TRUE(numbers.counts.all_gone());
+  EXPECT_EQ(numbers.counts.ended.load(), 8 * 10 * 2);
 }
 
 TEST(GrpcService, RefusesMalformedAndDuplicateMethodPaths) {
