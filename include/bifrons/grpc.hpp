@@ -204,7 +204,8 @@ struct bidi_streaming_method {
 /// What a server-streaming handler returns: a status to end the call with at once, or a
 /// function called for each next response (std::nullopt ends the stream with OK). The service
 /// calls it when gRPC has sent the previous response, so at most one response is in memory
-/// however slowly the client reads.
+/// however slowly the client reads. A bidi-streaming method's request_responder returns one for
+/// each request, where a single response (a T) is the common case.
 template <message_type T>
 class response_stream {
  public:
@@ -213,6 +214,10 @@ class response_stream {
   template <class Next>
     requires std::is_invocable_r_v<std::optional<T>, Next&> && (!std::is_convertible_v<Next, ::grpc::Status>)
   response_stream(Next next) : next_(std::move(next)) {}  // NOLINT: a handler returns a function
+  /// One response.
+  response_stream(T only)  // NOLINT: a handler returns a response
+    requires std::copy_constructible<T>  // std::function holds copyable functions only
+      : next_([only = std::optional<T>(std::move(only))]() mutable { return std::exchange(only, std::nullopt); }) {}
 
   [[nodiscard]] const ::grpc::Status& status() const noexcept { return status_; }
   [[nodiscard]] next_function& next() noexcept { return next_; }

@@ -1444,11 +1444,9 @@ void serve(bifrons::grpc::service& service, std::map<std::string, std::string>& 
   });
   service.on(get_many,
              [&store](grpc::CallbackServerContext&) -> bifrons::grpc::request_responder<GetRequest, GetReply> {
+               // One response per request.
                return {[&store](const GetRequest& in) -> bifrons::grpc::response_stream<GetReply> {
-                 return [&store, &in, sent = false]() mutable -> std::optional<GetReply> {
-                   if (std::exchange(sent, true)) return std::nullopt;
-                   return GetReply{store[in.key]};
-                 };
+                 return GetReply{store[in.key]};
                }};
              });
 }
@@ -1516,11 +1514,8 @@ void serve(bifrons::grpc::service& service, std::map<std::string, std::string>& 
   service.on(get_many,
              [&store](grpc::CallbackServerContext&) -> bifrons::grpc::request_responder<GetRequest, GetReply> {
                return {[&store](const GetRequest& in) -> bifrons::grpc::response_stream<GetReply> {
-                 return [&store, &in, sent = false]() mutable -> std::optional<GetReply> {
-                   if (std::exchange(sent, true)) return std::nullopt;
-                   const std::string& value = store[in.key];
-                   return GetReply{in.upper_case ? upper(value) : value, 2};
-                 };
+                 const std::string& value = store[in.key];
+                 return GetReply{in.upper_case ? upper(value) : value, 2};
                }};
              });
 }
@@ -1608,6 +1603,14 @@ TEST(GrpcEvolution, V1StreamingClientCallsV2Server) {
     EXPECT_EQ(reply.count, 2);  // and the v1 client skipped the version
   }
   EXPECT_EQ(store["a"], "apple");  // the v2 server read upper_case at its default
+  // A v2 request then a v1 request on one stream: the server reads each into the same object,
+  // and the second's missing field is its default, not the first's value.
+  const raw_stream_result mixed = call_raw_stream(server.channel(), v2::put_many.path,
+                                                  {bifrons::to_bytes(v2::PutRequest{"c", "cherry", true}),
+                                                   bifrons::to_bytes(v1::PutRequest{"d", "date"})});
+  ASSERT_TRUE(mixed.status.ok()) << mixed.status.error_message();
+  EXPECT_EQ(store["c"], "CHERRY");
+  EXPECT_EQ(store["d"], "date");
   grpc::ClientContext context;
   set_deadline(context);
   auto stream = client.call(v1::get_many, context);
