@@ -7,13 +7,19 @@
 //   // Shared by server and client: the methods, named as gRPC names them.
 //   inline const bifrons::grpc::unary_method<GetRequest, GetReply> get{"/kv.Store/Get"};
 //   inline const bifrons::grpc::server_streaming_method<ScanRequest, Entry> scan{"/kv.Store/Scan"};
+//   inline const bifrons::grpc::client_streaming_method<PutRequest, PutReply> put_many{"/kv.Store/PutMany"};
+//   inline const bifrons::grpc::bidi_streaming_method<GetRequest, GetReply> get_many{"/kv.Store/GetMany"};
 //
 //   bifrons::grpc::service service;  // server: handlers by method, read_options for requests
 //   service.on(get, [&](grpc::CallbackServerContext&, const GetRequest& in, GetReply& out) {...});
+//   service.on(put_many, [&](grpc::CallbackServerContext&) -> request_sink<PutRequest, PutReply> {
+//     return {on_request, on_end};  // per request, then the response after the last
+//   });
 //   builder.RegisterCallbackGenericService(&service);
 //
 //   bifrons::grpc::client client(channel);  // client: blocking calls, any ClientContext
 //   grpc::Status status = client.call(get, context, request, reply);
+//   auto writer = client.call(put_many, context);  // writer.write(request)..., writer.finish(reply)
 //
 //   struct Chunk { std::string name; bifrons::grpc::bytes data; };  // large payloads: read in place
 //
@@ -21,6 +27,10 @@
 // TemplatedGenericStub on the client), so deadlines, metadata, compression, interceptors and
 // channel options work as with generated code. A message that does not read becomes
 // INVALID_ARGUMENT with the library's error text and offset; nothing throws through gRPC.
+// Streams hold one message at a time on each side: a server-streaming or bidi handler's next
+// response is asked for when gRPC has sent the previous one, a streamed request is read when the
+// previous one was handled (and, in a bidi call, answered), and a client's write waits for the
+// previous write.
 
 #include <grpcpp/generic/async_generic_service.h>
 #include <grpcpp/generic/generic_stub.h>
@@ -873,8 +883,9 @@ class bidi_stream : public detail::request_stream_owner<Request, Response> {
   void writes_done() { this->call_->writes_done(); }
   /// The next response into out; false at the end of the responses or when the call failed.
   bool read(Response& out) { return this->call_->read(out); }
-  /// The status of the call, once it ended (waits at most its deadline). Called before read()
-  /// returned false, it cancels the call (CANCELLED).
+  /// The status of the call, once it ended (waits at most its deadline). Call it once read()
+  /// returned false: called before, it cancels the call (CANCELLED, unless the server's status
+  /// arrived first), as gRPC delivers a call's status only after its responses.
   ::grpc::Status finish() { return this->call_->finish(); }
 
  private:
