@@ -76,7 +76,7 @@ std::chrono::system_clock::time_point in(std::chrono::milliseconds ms) { return 
 
 // A server on an ephemeral port of 127.0.0.1, shut down (with a deadline) when destroyed.
 struct test_server {
-  explicit test_server(bifrons::grpc::service& service) {
+  explicit test_server(grpc::CallbackGenericService& service) {
     grpc::ServerBuilder builder;
     builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
     builder.RegisterCallbackGenericService(&service);
@@ -847,26 +847,14 @@ TEST(GrpcClient, BadResponsesAreInvalidArgumentWithTheLibrarysText) {
   std::vector<std::byte> bytes = bifrons::to_bytes(sample_account());
   bytes.resize(bytes.size() / 2);
   const std::string expected = bifrons::try_from_bytes<Account>(bytes).message();
-  const auto serve = [](grpc::CallbackGenericService& raw, int& port) {
-    grpc::ServerBuilder builder;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    builder.RegisterCallbackGenericService(&raw);
-    return builder.BuildAndStart();
-  };
-  const auto connect = [](int port) {
-    return bifrons::grpc::client(grpc::CreateChannel("127.0.0.1:" + std::to_string(port),
-                                                     grpc::InsecureChannelCredentials()));
-  };
-
   raw_server answers_once(bytes, 1);
-  int port = 0;
-  const std::unique_ptr<grpc::Server> server = serve(answers_once, port);
+  const test_server server(answers_once);
   grpc::ClientContext context;
   set_deadline(context);
   Account reply{9, "unchanged", {}};
   // A unary call answered with a message that does not read: the library's text.
   const auto started = std::chrono::steady_clock::now();
-  grpc::Status status = connect(port).call(echo, context, sample_account(), reply);
+  grpc::Status status = bifrons::grpc::client(server.channel()).call(echo, context, sample_account(), reply);
   // Not by the deadline: the call ended when the answer failed.
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
@@ -874,20 +862,17 @@ TEST(GrpcClient, BadResponsesAreInvalidArgumentWithTheLibrarysText) {
   EXPECT_EQ(reply.name, "unchanged");
 
   raw_server answers_thrice(bytes, 3);
-  int stream_port = 0;
-  const std::unique_ptr<grpc::Server> stream_server = serve(answers_thrice, stream_port);
+  const test_server stream_server(answers_thrice);
   const bifrons::grpc::server_streaming_method<Range, Account> accounts{"/test.Accounts/Stream"};
   grpc::ClientContext stream_context;
   set_deadline(stream_context);
   const auto stream_started = std::chrono::steady_clock::now();
-  auto reader = connect(stream_port).call(accounts, stream_context, Range{0, 3});
+  auto reader = bifrons::grpc::client(stream_server.channel()).call(accounts, stream_context, Range{0, 3});
   EXPECT_FALSE(reader.read(reply));
   status = reader.finish();
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(status.error_message(), expected);
   EXPECT_LT(std::chrono::steady_clock::now() - stream_started, std::chrono::seconds(5));
-  server->Shutdown(in(std::chrono::seconds(5)));
-  stream_server->Shutdown(in(std::chrono::seconds(5)));
 }
 
 // Methods whose requests stream. sum adds numbers (client streaming); expand answers a number n
@@ -1247,7 +1232,20 @@ TEST(GrpcStreaming, ABadRequestInTheMiddleIsInvalidArgumentWithTheOffset) {
     bytes[random() % bytes.size()] = static_cast<std::byte>(random());
     if (random() % 3 == 0) bytes.resize(random() % bytes.size());
     const bifrons::result<Number> local = bifrons::try_from_bytes<Number>(bytes);
+    // The request last, then first; and first in a bidi call (answers to a valid value could
+    // be endless: only the refused ones are sent there).
     result = call_raw_stream(channel, sum.path, {two, bytes});
+    if (!local.has_value() || local->value != 667) {  // 667 last makes on_end throw
+      const raw_stream_result first = call_raw_stream(channel, sum.path, {bytes, two});
+      EXPECT_EQ(first.status.error_code(), result.status.error_code()) << first.status.error_message();
+      EXPECT_EQ(first.status.error_message(), result.status.error_message());
+    }
+    if (!local.has_value()) {
+      const raw_stream_result bidi = call_raw_stream(channel, expand.path, {bytes, two});
+      EXPECT_EQ(bidi.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+      EXPECT_EQ(bidi.status.error_message(), local.message());
+      EXPECT_EQ(bidi.responses, 0);
+    }
     if (local.has_value() && local->value >= 0 && local->value != 666 && local->value != 667) {
       EXPECT_TRUE(result.status.ok()) << result.status.error_message();
       EXPECT_EQ(result.responses, 1);
@@ -1388,6 +1386,53 @@ TEST(GrpcStreaming, ConcurrentStreamsFromManyThreads) {
   EXPECT_EQ(failures.load(), 0);
   EXPECT_TRUE(numbers.counts.all_gone());
   EXPECT_EQ(numbers.counts.ended.load(), 8 * 10 * 2);
+}
+
+// Servers that answer a stream of requests badly (raw_server: the same bytes, count times).
+TEST(GrpcStreaming, BadAnswersToStreamsOfRequestsAreReported) {
+  std::vector<std::byte> truncated = bifrons::to_bytes(Total{1000, 2000});
+  truncated.pop_back();
+  const std::string expected = bifrons::try_from_bytes<Total>(truncated).message();
+  const auto finish_sum = [](raw_server& raw, Total& total) {
+    const test_server server(raw);
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto writer = bifrons::grpc::client(server.channel()).call(sum, context);
+    (void)writer.write(Number{1});
+    return writer.finish(total);
+  };
+  Total total{-5, -5};
+  raw_server bad(truncated, 1);
+  grpc::Status status = finish_sum(bad, total);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), expected);
+  raw_server twice(bifrons::to_bytes(Total{7, 1}), 2);
+  status = finish_sum(twice, total);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INTERNAL);
+  EXPECT_TRUE(contains(status.error_message(), "more than one response")) << status.error_message();
+  raw_server never(bifrons::to_bytes(Total{7, 1}), 0);
+  status = finish_sum(never, total);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INTERNAL);
+  EXPECT_TRUE(contains(status.error_message(), "no response")) << status.error_message();
+  EXPECT_EQ(total.sum, -5);
+  raw_server once(bifrons::to_bytes(Total{7, 1}), 1);
+  ASSERT_TRUE(finish_sum(once, total).ok());
+  EXPECT_EQ(total.sum, 7);
+
+  std::vector<std::byte> bad_order = bifrons::to_bytes(Order{1, "one", 1.0});
+  bad_order.pop_back();
+  raw_server bad_orders(bad_order, 3);
+  const test_server server(bad_orders);
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto stream = bifrons::grpc::client(server.channel()).call(expand, context);
+  (void)stream.write(Number{1});
+  Order order;
+  EXPECT_FALSE(stream.read(order));
+  EXPECT_FALSE(stream.read(order));  // the call ended at the first bad answer
+  status = stream.finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), bifrons::try_from_bytes<Order>(bad_order).message());
 }
 
 TEST(GrpcService, RefusesMalformedAndDuplicateMethodPaths) {
