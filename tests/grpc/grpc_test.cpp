@@ -1388,6 +1388,45 @@ TEST(GrpcStreaming, ConcurrentStreamsFromManyThreads) {
   EXPECT_EQ(numbers.counts.ended.load(), 8 * 10 * 2);
 }
 
+// A request whose save hook refuses a negative value: the client cannot write it.
+struct Refusable {
+  std::int64_t value = 0;
+  template <class Archive>
+  void save(Archive& ar) const {
+    if (value < 0) throw std::runtime_error("refused by its save hook");
+    ar(value);
+  }
+  template <class Archive>
+  void load(Archive& ar) {
+    ar(value);
+  }
+};
+
+TEST(GrpcStreaming, ARequestTheClientCannotWriteEndsTheCall) {
+  const bifrons::grpc::client_streaming_method<Refusable, Total> count{"/test.Refusable/Count"};
+  std::atomic<int> ended{0};
+  bifrons::grpc::service service;
+  service.on(count, [&ended](grpc::CallbackServerContext&) -> bifrons::grpc::request_sink<Refusable, Total> {
+    return {[](const Refusable&) { return grpc::Status::OK; },
+            [&ended](Total&) {
+              ++ended;
+              return grpc::Status::OK;
+            }};
+  });
+  const test_server server(service);
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto writer = bifrons::grpc::client(server.channel()).call(count, context);
+  ASSERT_TRUE(writer.write(Refusable{1}));
+  EXPECT_FALSE(writer.write(Refusable{-1}));
+  EXPECT_FALSE(writer.write(Refusable{2}));  // the call ended
+  Total total;
+  const grpc::Status status = writer.finish(total);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INTERNAL);
+  EXPECT_TRUE(contains(status.error_message(), "refused by its save hook")) << status.error_message();
+  EXPECT_EQ(ended.load(), 0);  // cancelled, not ended
+}
+
 // Servers that answer a stream of requests badly (raw_server: the same bytes, count times).
 TEST(GrpcStreaming, BadAnswersToStreamsOfRequestsAreReported) {
   std::vector<std::byte> truncated = bifrons::to_bytes(Total{1000, 2000});
