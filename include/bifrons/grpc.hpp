@@ -595,6 +595,19 @@ class service : public ::grpc::CallbackGenericService {
     return add<detail::bidi_streaming_call<Request, Response, Handler>>(method.path, std::move(handler));
   }
 
+  /// Any other method or handler: refused at compile time, with what each kind of method takes.
+  template <class Method, class Handler>
+  service& on(const Method&, Handler) {
+    static_assert(bifrons::detail::always_false<Method>,
+                  "bifrons: service::on: this handler does not fit the method. A unary_method takes "
+                  "(grpc::CallbackServerContext&, const Request&, Response&) -> grpc::Status, a "
+                  "server_streaming_method (grpc::CallbackServerContext&, const Request&) -> "
+                  "response_stream<Response>, a client_streaming_method (grpc::CallbackServerContext&) -> "
+                  "request_sink<Request, Response>, a bidi_streaming_method (grpc::CallbackServerContext&) -> "
+                  "request_responder<Request, Response>");
+    return *this;
+  }
+
   [[nodiscard]] const read_options& options() const noexcept { return options_; }
 
   ::grpc::ServerGenericBidiReactor* CreateReactor(::grpc::GenericCallbackServerContext* context) override {
