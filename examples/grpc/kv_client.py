@@ -39,6 +39,8 @@ class Store:
         self.put = method(channel.unary_unary, "Put", "PutRequest", "PutReply")
         self.get = method(channel.unary_unary, "Get", "GetRequest", "GetReply")
         self.scan = method(channel.unary_stream, "Scan", "ScanRequest", "Entry")
+        self.put_many = method(channel.stream_unary, "PutMany", "PutRequest", "PutReply")
+        self.get_many = method(channel.stream_stream, "GetMany", "GetRequest", "GetReply")
         # The same method with bytes as they are: what a broken or hostile client sends.
         self.get_raw = channel.unary_unary("/kv.Store/Get")
 
@@ -63,6 +65,13 @@ def run(store: Store) -> list:
     entries = list(store.scan({"prefix": "fruit/", "limit": 0}, timeout=DEADLINE))
     check([e["key"] for e in entries] == ["fruit/apple", "fruit/fig"], "scan: %r" % entries)
     print("scan fruit/:", " ".join(e["key"] for e in entries))
+
+    # A stream of puts, one reply after the last; a stream of gets, one reply each.
+    puts = [{"key": "nut/almond", "value": "brown"}, {"key": "nut/pecan", "value": "brown"}]
+    reply = store.put_many(iter(puts), timeout=DEADLINE)
+    check(reply == {"version": 5}, "put_many: %r" % reply)
+    replies = list(store.get_many(iter([{"key": "nut/pecan"}, {"key": "nothing"}]), timeout=DEADLINE))
+    check(replies == [{"found": True, "value": "brown"}, {"found": False, "value": ""}], "get_many: %r" % replies)
 
     # The handler's own status.
     try:

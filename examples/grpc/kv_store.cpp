@@ -55,6 +55,8 @@ struct Entry {
 inline const bifrons::grpc::unary_method<PutRequest, PutReply> put{"/kv.Store/Put"};
 inline const bifrons::grpc::unary_method<GetRequest, GetReply> get{"/kv.Store/Get"};
 inline const bifrons::grpc::server_streaming_method<ScanRequest, Entry> scan{"/kv.Store/Scan"};
+inline const bifrons::grpc::client_streaming_method<PutRequest, PutReply> put_many{"/kv.Store/PutMany"};
+inline const bifrons::grpc::bidi_streaming_method<GetRequest, GetReply> get_many{"/kv.Store/GetMany"};
 }  // namespace kv
 
 // The server's side: the handlers of a store.
@@ -69,12 +71,32 @@ class store {
       return grpc::Status::OK;
     });
     service.on(kv::get, [this](grpc::CallbackServerContext&, const kv::GetRequest& in, kv::GetReply& out) {
-      const std::lock_guard lock(mutex_);
-      const auto found = entries_.find(in.key);
-      out.found = found != entries_.end();
-      if (out.found) out.value = found->second;
+      out = get(in.key);
       return grpc::Status::OK;
     });
+    // Puts in a stream, each applied as it arrives; one reply after the last.
+    service.on(kv::put_many,
+               [this](grpc::CallbackServerContext&) -> bifrons::grpc::request_sink<kv::PutRequest, kv::PutReply> {
+                 return {[this](const kv::PutRequest& in) {
+                           if (in.key.empty()) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "empty key");
+                           const std::lock_guard lock(mutex_);
+                           entries_[in.key] = in.value;
+                           ++version_;
+                           return grpc::Status::OK;
+                         },
+                         [this](kv::PutReply& out) {
+                           const std::lock_guard lock(mutex_);
+                           out.version = version_;
+                           return grpc::Status::OK;
+                         }};
+               });
+    // Gets in a stream: each answered before the next is read.
+    service.on(kv::get_many,
+               [this](grpc::CallbackServerContext&) -> bifrons::grpc::request_responder<kv::GetRequest, kv::GetReply> {
+                 return {[this](const kv::GetRequest& in) -> bifrons::grpc::response_stream<kv::GetReply> {
+                   return get(in.key);
+                 }};
+               });
     // Each next entry is looked up when gRPC has sent the previous one: after the last key sent,
     // so puts between two responses are seen and nothing dangles.
     service.on(kv::scan, [this](grpc::CallbackServerContext&, const kv::ScanRequest& in) {
@@ -93,6 +115,12 @@ class store {
   }
 
  private:
+  kv::GetReply get(const std::string& key) {
+    const std::lock_guard lock(mutex_);
+    const auto found = entries_.find(key);
+    return found == entries_.end() ? kv::GetReply{} : kv::GetReply{true, found->second};
+  }
+
   std::mutex mutex_;
   std::map<std::string, std::string> entries_;
   std::uint64_t version_ = 0;
@@ -134,6 +162,28 @@ int call_store(const std::shared_ptr<grpc::Channel>& channel) {
   for (kv::Entry entry; entries.read(entry);) keys += entry.key + " ";
   failures += check(entries.finish().ok() && keys == "fruit/apple fruit/banana fruit/cherry ", "scan fruit/");
   std::printf("scan fruit/: %s\n", keys.c_str());
+
+  grpc::ClientContext put_context;
+  put_context.set_deadline(seconds_from_now(10));
+  auto puts = client.call(kv::put_many, put_context);
+  for (const char* key : {"nut/almond", "nut/pecan"})
+    if (!puts.write(kv::PutRequest{key, "brown"})) break;
+  kv::PutReply put_reply;
+  failures += check(puts.finish(put_reply).ok() && put_reply.version == 6, "put_many");
+
+  grpc::ClientContext get_many_context;
+  get_many_context.set_deadline(seconds_from_now(10));
+  auto gets = client.call(kv::get_many, get_many_context);
+  std::string values;
+  for (const char* key : {"nut/pecan", "veg/leek", "nothing"}) {
+    kv::GetReply reply;
+    if (!gets.write(kv::GetRequest{key}) || !gets.read(reply)) break;
+    values += (reply.found ? reply.value : "-") + " ";
+  }
+  gets.writes_done();
+  kv::GetReply after_last;  // none: read() returns false at the end of the responses
+  failures += check(!gets.read(after_last) && gets.finish().ok() && values == "brown green - ", "get_many");
+  std::printf("get_many: %s\n", values.c_str());
   return failures;
 }
 

@@ -7,13 +7,19 @@
 //   // Shared by server and client: the methods, named as gRPC names them.
 //   inline const bifrons::grpc::unary_method<GetRequest, GetReply> get{"/kv.Store/Get"};
 //   inline const bifrons::grpc::server_streaming_method<ScanRequest, Entry> scan{"/kv.Store/Scan"};
+//   inline const bifrons::grpc::client_streaming_method<PutRequest, PutReply> put_many{"/kv.Store/PutMany"};
+//   inline const bifrons::grpc::bidi_streaming_method<GetRequest, GetReply> get_many{"/kv.Store/GetMany"};
 //
 //   bifrons::grpc::service service;  // server: handlers by method, read_options for requests
 //   service.on(get, [&](grpc::CallbackServerContext&, const GetRequest& in, GetReply& out) {...});
+//   service.on(put_many, [&](grpc::CallbackServerContext&) -> request_sink<PutRequest, PutReply> {
+//     return {on_request, on_end};  // per request, then the response after the last
+//   });
 //   builder.RegisterCallbackGenericService(&service);
 //
 //   bifrons::grpc::client client(channel);  // client: blocking calls, any ClientContext
 //   grpc::Status status = client.call(get, context, request, reply);
+//   auto writer = client.call(put_many, context);  // writer.write(request)..., writer.finish(reply)
 //
 //   struct Chunk { std::string name; bifrons::grpc::bytes data; };  // large payloads: read in place
 //
@@ -21,6 +27,10 @@
 // TemplatedGenericStub on the client), so deadlines, metadata, compression, interceptors and
 // channel options work as with generated code. A message that does not read becomes
 // INVALID_ARGUMENT with the library's error text and offset; nothing throws through gRPC.
+// Streams hold one message at a time on each side: a server-streaming or bidi handler's next
+// response is asked for when gRPC has sent the previous one, a streamed request is read when the
+// previous one was handled (and, in a bidi call, answered), and a client's write waits for the
+// previous write.
 
 #include <grpcpp/generic/async_generic_service.h>
 #include <grpcpp/generic/generic_stub.h>
@@ -190,11 +200,22 @@ template <message_type Request, message_type Response>
 struct server_streaming_method {
   std::string path;
 };
+/// A method whose call carries a stream of requests and one response.
+template <message_type Request, message_type Response>
+struct client_streaming_method {
+  std::string path;
+};
+/// A method whose call carries a stream of requests and a stream of responses.
+template <message_type Request, message_type Response>
+struct bidi_streaming_method {
+  std::string path;
+};
 
 /// What a server-streaming handler returns: a status to end the call with at once, or a
 /// function called for each next response (std::nullopt ends the stream with OK). The service
 /// calls it when gRPC has sent the previous response, so at most one response is in memory
-/// however slowly the client reads.
+/// however slowly the client reads. A bidi-streaming method's request_responder returns one for
+/// each request, where a single response (a T) is the common case.
 template <message_type T>
 class response_stream {
  public:
@@ -203,6 +224,10 @@ class response_stream {
   template <class Next>
     requires std::is_invocable_r_v<std::optional<T>, Next&> && (!std::is_convertible_v<Next, ::grpc::Status>)
   response_stream(Next next) : next_(std::move(next)) {}  // NOLINT: a handler returns a function
+  /// One response.
+  response_stream(T only)  // NOLINT: a handler returns a response
+    requires std::copy_constructible<T>  // std::function holds copyable functions only
+      : next_([only = std::optional<T>(std::move(only))]() mutable { return std::exchange(only, std::nullopt); }) {}
 
   [[nodiscard]] const ::grpc::Status& status() const noexcept { return status_; }
   [[nodiscard]] next_function& next() noexcept { return next_; }
@@ -211,6 +236,51 @@ class response_stream {
   ::grpc::Status status_;
   next_function next_;
 };
+
+namespace detail {
+/// The per-call functions of a method whose requests stream (request_sink, request_responder):
+/// a status that ends the call at once, or the function for each request and the one for the
+/// end of the requests (which may be left out).
+template <class RequestSignature, class EndSignature>
+class request_functions {
+ public:
+  using request_function = std::function<RequestSignature>;
+  using end_function = std::function<EndSignature>;
+  request_functions(::grpc::Status status) : status_(std::move(status)) {}  // NOLINT: a handler returns a status
+  request_functions(request_function on_request, end_function on_end = {})  // NOLINT: a handler returns them
+      : on_request_(std::move(on_request)), on_end_(std::move(on_end)) {}
+
+  [[nodiscard]] const ::grpc::Status& status() const noexcept { return status_; }
+  [[nodiscard]] request_function& on_request() noexcept { return on_request_; }
+  [[nodiscard]] end_function& on_end() noexcept { return on_end_; }
+
+ private:
+  ::grpc::Status status_;
+  request_function on_request_;
+  end_function on_end_;
+};
+}  // namespace detail
+
+/// What a client-streaming handler returns for one call: an error status that refuses the call
+/// at once, or two functions. on_request(const Request&) -> grpc::Status is called for each
+/// request as it arrives (a status other than OK ends the call with it, and no more requests
+/// are read); on_end(Response&) -> grpc::Status after the client's last request (the response is
+/// sent only with OK; left out, the response is Response{}). One request is in memory at a time:
+/// the next is read once on_request returned. Per-call state the two functions share lives in
+/// what they capture.
+template <message_type Request, message_type Response>
+using request_sink = detail::request_functions<::grpc::Status(const Request&), ::grpc::Status(Response&)>;
+
+/// What a bidi-streaming handler returns for one call: a status that ends the call at once, or
+/// on_request(const Request&) -> response_stream<Response>, called for each request as it
+/// arrives. The responses of one request are sent one at a time (the request stays valid until
+/// the last), then the next request is read: one request and one response are in memory per
+/// call, and a client that writes without reading waits until it reads. A response_stream whose
+/// status is not OK ends the call with it; OK without a function sends nothing for that request.
+/// on_end() -> grpc::Status, after the client's last request, gives the call's status (OK if
+/// left out).
+template <message_type Request, message_type Response>
+using request_responder = detail::request_functions<response_stream<Response>(const Request&), ::grpc::Status()>;
 
 namespace detail {
 
@@ -249,113 +319,236 @@ inline ::grpc::Status handler_threw() {
   return {::grpc::StatusCode::UNKNOWN, "Unexpected error in RPC handling"};
 }
 
-/// One call of a method on the server. Reads the request, then calls run(), which answers.
-template <class Request>
+/// One call of a method on the server, for all four kinds: reads requests one at a time and
+/// hands each to on_request(); sends responses one at a time from a response_stream. At most one
+/// operation is outstanding at any moment (a read, or a write, or the finish), so the reactions
+/// never run concurrently and need no lock; OnDone, gRPC's last reaction, deletes the call.
+template <class Request, class Response>
 class server_call : public ::grpc::ServerGenericBidiReactor {
  public:
   server_call(::grpc::CallbackServerContext& context, const read_options& options)
-      : context_(context), options_(options) {
-    StartRead(&in_);
-  }
-  void OnReadDone(bool ok) override {
+      : context_(context), options_(options) {}
+  /// Called once by the service, right after construction (the first operations of a call may
+  /// start before gRPC takes the reactor: gRPC holds them until then).
+  virtual void begin() { read_next(); }
+
+  void OnReadDone(bool ok) final {
     if (!ok) {
-      Finish({::grpc::StatusCode::INVALID_ARGUMENT, "bifrons: the call ended before its request"});
+      // The client half-closed, or the call was cancelled (by the client, or by its deadline).
+      if (context_.IsCancelled())
+        finish({::grpc::StatusCode::CANCELLED, "bifrons: the call was cancelled"});
+      else
+        on_end();
       return;
     }
     ::grpc::Status status = read_message(in_, request_, options_);
     in_.Clear();
     if (!status.ok()) {
-      Finish(status);
+      finish(std::move(status));
       return;
     }
-    run();
+    on_request();
   }
-  void OnDone() override { delete this; }
+  void OnWriteDone(bool ok) final {
+    if (!ok) {
+      // The client is gone or cancelled: no more writes, and Finish ends the call.
+      finish({::grpc::StatusCode::CANCELLED, "bifrons: the client stopped reading"});
+      return;
+    }
+    send_next();
+  }
+  void OnDone() final { delete this; }
 
  protected:
-  virtual void run() = 0;
+  /// request_ holds the request just read.
+  virtual void on_request() = 0;
+  /// After the client's last request.
+  virtual void on_end() {
+    finish({::grpc::StatusCode::INVALID_ARGUMENT, "bifrons: the call ended before its request"});
+  }
+  /// After the last response of a response_stream.
+  virtual void on_responses_sent() { finish(::grpc::Status::OK); }
+
+  void read_next() { StartRead(&in_); }
+  void finish(::grpc::Status status) { Finish(std::move(status)); }
+
+  /// Runs a user function; an exception ends the call with UNKNOWN, and the result is then empty.
+  template <class Function>
+  auto guarded(Function&& function) -> std::optional<std::invoke_result_t<Function&>> {
+    try {
+      return std::optional<std::invoke_result_t<Function&>>(function());
+    } catch (...) {
+      finish(handler_threw());
+      return std::nullopt;
+    }
+  }
+
+  /// Runs a user function that returns a status: true if it returned OK; otherwise the call
+  /// ended, with that status or (if it threw) UNKNOWN.
+  template <class Function>
+  bool proceeds(Function&& function) {
+    const std::optional<::grpc::Status> status = guarded([&] { return ::grpc::Status(function()); });
+    if (status && !status->ok()) finish(*status);
+    return status && status->ok();
+  }
+
+  /// Sends the responses of stream one at a time, then on_responses_sent().
+  void send(response_stream<Response>& stream) {
+    if (!stream.status().ok()) {
+      finish(stream.status());
+      return;
+    }
+    if (!stream.next()) {
+      on_responses_sent();
+      return;
+    }
+    next_ = std::move(stream.next());
+    send_next();
+  }
+  /// Sends response as the call's last message, with OK.
+  void send_last(const Response& response) {
+    if (const ::grpc::Status status = write_message(response, out_); !status.ok()) {
+      finish(status);
+      return;
+    }
+    StartWriteAndFinish(&out_, ::grpc::WriteOptions(), ::grpc::Status::OK);
+  }
+
   ::grpc::CallbackServerContext& context_;
+  Request request_{};
+
+ private:
+  void send_next() {
+    std::optional<std::optional<Response>> response = guarded(next_);
+    if (!response) return;
+    if (!*response) {
+      next_ = nullptr;
+      on_responses_sent();
+      return;
+    }
+    if (const ::grpc::Status status = write_message(**response, out_); !status.ok()) {
+      finish(status);
+      return;
+    }
+    StartWrite(&out_);
+  }
+
   const read_options& options_;
   ::grpc::ByteBuffer in_;
   ::grpc::ByteBuffer out_;
-  Request request_{};
+  typename response_stream<Response>::next_function next_;
 };
 
 template <class Request, class Response, class Handler>
-class unary_call final : public server_call<Request> {
+class unary_call final : public server_call<Request, Response> {
  public:
   unary_call(::grpc::CallbackServerContext& context, const read_options& options, Handler& handler)
-      : server_call<Request>(context, options), handler_(handler) {}
+      : server_call<Request, Response>(context, options), handler_(handler) {}
 
  private:
-  void run() override {
+  void on_request() override {
     Response response{};
-    ::grpc::Status status;
-    try {
-      status = handler_(this->context_, std::as_const(this->request_), response);
-    } catch (...) {
-      status = handler_threw();
-    }
-    if (status.ok()) status = write_message(response, this->out_);
-    if (!status.ok()) {
-      this->Finish(status);
-      return;
-    }
-    this->StartWriteAndFinish(&this->out_, ::grpc::WriteOptions(), ::grpc::Status::OK);
+    if (this->proceeds([&] { return handler_(this->context_, std::as_const(this->request_), response); }))
+      this->send_last(response);
   }
   Handler& handler_;
 };
 
 template <class Request, class Response, class Handler>
-class streaming_call final : public server_call<Request> {
+class streaming_call final : public server_call<Request, Response> {
  public:
   streaming_call(::grpc::CallbackServerContext& context, const read_options& options, Handler& handler)
-      : server_call<Request>(context, options), handler_(handler) {}
+      : server_call<Request, Response>(context, options), handler_(handler) {}
 
  private:
-  void run() override {
-    try {
-      response_stream<Response> stream = handler_(this->context_, std::as_const(this->request_));
-      if (!stream.status().ok() || !stream.next()) {
-        this->Finish(stream.status());
-        return;
-      }
-      next_ = std::move(stream.next());
-    } catch (...) {
-      this->Finish(handler_threw());
-      return;
-    }
-    send_next();
-  }
-  void OnWriteDone(bool ok) override {
-    if (!ok) {
-      // The client is gone or cancelled: no more writes, and Finish ends the call.
-      this->Finish({::grpc::StatusCode::CANCELLED, "bifrons: the client stopped reading"});
-      return;
-    }
-    send_next();
-  }
-  void send_next() {
-    std::optional<Response> response;
-    try {
-      response = next_();
-    } catch (...) {
-      this->Finish(handler_threw());
-      return;
-    }
-    if (!response) {
-      this->Finish(::grpc::Status::OK);
-      return;
-    }
-    const ::grpc::Status status = write_message(*response, this->out_);
-    if (!status.ok()) {
-      this->Finish(status);
-      return;
-    }
-    this->StartWrite(&this->out_);
+  void on_request() override {
+    std::optional<response_stream<Response>> stream = this->guarded([&] {
+      return response_stream<Response>(handler_(this->context_, std::as_const(this->request_)));
+    });
+    if (stream) this->send(*stream);
   }
   Handler& handler_;
-  typename response_stream<Response>::next_function next_;
+};
+
+/// The calls of the two methods whose requests stream: the handler gives a per-call object
+/// (request_sink or request_responder) before the first request is read.
+template <class Request, class Response, class PerCall, class Handler>
+class request_stream_call : public server_call<Request, Response> {
+ public:
+  request_stream_call(::grpc::CallbackServerContext& context, const read_options& options, Handler& handler)
+      : server_call<Request, Response>(context, options), handler_(handler) {}
+  void begin() final {
+    std::optional<PerCall> per_call = this->guarded([&] { return PerCall(handler_(this->context_)); });
+    if (!per_call) return;
+    if (!per_call->status().ok() || !per_call->on_request()) {
+      this->finish(refused(per_call->status()));
+      return;
+    }
+    per_call_.emplace(std::move(*per_call));
+    this->read_next();
+  }
+
+ protected:
+  /// The status a handler refuses a call with.
+  virtual ::grpc::Status refused(const ::grpc::Status& status) { return status; }
+  PerCall& per_call() { return *per_call_; }
+
+ private:
+  Handler& handler_;
+  std::optional<PerCall> per_call_;
+};
+
+template <class Request, class Response, class Handler>
+class client_streaming_call final
+    : public request_stream_call<Request, Response, request_sink<Request, Response>, Handler> {
+  using base = request_stream_call<Request, Response, request_sink<Request, Response>, Handler>;
+
+ public:
+  using base::base;
+
+ private:
+  ::grpc::Status refused(const ::grpc::Status& status) override {
+    // OK without functions would end the call without its response.
+    if (status.ok())
+      return {::grpc::StatusCode::INTERNAL,
+              "bifrons: a client-streaming handler returned a request_sink with OK and no on_request"};
+    return status;
+  }
+  void on_request() override {
+    if (this->proceeds([&] { return this->per_call().on_request()(std::as_const(this->request_)); })) this->read_next();
+  }
+  void on_end() override {
+    Response response{};
+    if (this->proceeds([&] {
+          auto& on_end = this->per_call().on_end();
+          return on_end ? on_end(response) : ::grpc::Status::OK;
+        }))
+      this->send_last(response);
+  }
+};
+
+template <class Request, class Response, class Handler>
+class bidi_streaming_call final
+    : public request_stream_call<Request, Response, request_responder<Request, Response>, Handler> {
+  using base = request_stream_call<Request, Response, request_responder<Request, Response>, Handler>;
+
+ public:
+  using base::base;
+
+ private:
+  void on_request() override {
+    std::optional<response_stream<Response>> stream =
+        this->guarded([&] { return this->per_call().on_request()(std::as_const(this->request_)); });
+    if (stream) this->send(*stream);
+  }
+  void on_responses_sent() override { this->read_next(); }
+  void on_end() override {
+    const std::optional<::grpc::Status> status = this->guarded([&] {
+      auto& on_end = this->per_call().on_end();
+      return on_end ? on_end() : ::grpc::Status::OK;
+    });
+    if (status) this->finish(*status);
+  }
 };
 
 }  // namespace detail
@@ -376,17 +569,42 @@ class service : public ::grpc::CallbackGenericService {
   template <class Request, class Response, class Handler>
     requires std::is_invocable_r_v<::grpc::Status, Handler&, ::grpc::CallbackServerContext&, const Request&, Response&>
   service& on(const unary_method<Request, Response>& method, Handler handler) {
-    add(method.path,
-        std::make_unique<method_entry<Handler, detail::unary_call<Request, Response, Handler>>>(std::move(handler)));
-    return *this;
+    return add<detail::unary_call<Request, Response, Handler>>(method.path, std::move(handler));
   }
 
   /// handler(grpc::CallbackServerContext&, const Request&) -> response_stream<Response>.
   template <class Request, class Response, class Handler>
     requires std::is_invocable_r_v<response_stream<Response>, Handler&, ::grpc::CallbackServerContext&, const Request&>
   service& on(const server_streaming_method<Request, Response>& method, Handler handler) {
-    add(method.path, std::make_unique<method_entry<Handler, detail::streaming_call<Request, Response, Handler>>>(
-                         std::move(handler)));
+    return add<detail::streaming_call<Request, Response, Handler>>(method.path, std::move(handler));
+  }
+
+  /// handler(grpc::CallbackServerContext&) -> request_sink<Request, Response>, called when the
+  /// call starts, before its first request.
+  template <class Request, class Response, class Handler>
+    requires std::is_invocable_r_v<request_sink<Request, Response>, Handler&, ::grpc::CallbackServerContext&>
+  service& on(const client_streaming_method<Request, Response>& method, Handler handler) {
+    return add<detail::client_streaming_call<Request, Response, Handler>>(method.path, std::move(handler));
+  }
+
+  /// handler(grpc::CallbackServerContext&) -> request_responder<Request, Response>, called when
+  /// the call starts, before its first request.
+  template <class Request, class Response, class Handler>
+    requires std::is_invocable_r_v<request_responder<Request, Response>, Handler&, ::grpc::CallbackServerContext&>
+  service& on(const bidi_streaming_method<Request, Response>& method, Handler handler) {
+    return add<detail::bidi_streaming_call<Request, Response, Handler>>(method.path, std::move(handler));
+  }
+
+  /// Any other method or handler: refused at compile time, with what each kind of method takes.
+  template <class Method, class Handler>
+  service& on(const Method&, Handler) {
+    static_assert(bifrons::detail::always_false<Method>,
+                  "bifrons: service::on: this handler does not fit the method. A unary_method takes "
+                  "(grpc::CallbackServerContext&, const Request&, Response&) -> grpc::Status, a "
+                  "server_streaming_method (grpc::CallbackServerContext&, const Request&) -> "
+                  "response_stream<Response>, a client_streaming_method (grpc::CallbackServerContext&) -> "
+                  "request_sink<Request, Response>, a bidi_streaming_method (grpc::CallbackServerContext&) -> "
+                  "request_responder<Request, Response>");
     return *this;
   }
 
@@ -409,63 +627,48 @@ class service : public ::grpc::CallbackGenericService {
     explicit method_entry(Handler h) : handler(std::move(h)) {}
     ::grpc::ServerGenericBidiReactor* start(::grpc::CallbackServerContext& context,
                                             const read_options& options) override {
-      return new Call(context, options, handler);
+      auto* call = new Call(context, options, handler);
+      call->begin();
+      return call;
     }
     Handler handler;
   };
 
-  void add(const std::string& path, std::unique_ptr<entry> e) {
+  template <class Call, class Handler>
+  service& add(const std::string& path, Handler handler) {
     if (!detail::valid_method_path(path))
       throw std::invalid_argument("bifrons: gRPC method path \"" + path + "\" is not /package.Service/Method");
-    if (!methods_.emplace(path, std::move(e)).second)
+    if (!methods_.emplace(path, std::make_unique<method_entry<Handler, Call>>(std::move(handler))).second)
       throw std::invalid_argument("bifrons: gRPC method \"" + path + "\" is already in this service");
+    return *this;
   }
 
   read_options options_;
   std::map<std::string, std::unique_ptr<entry>, std::less<>> methods_;
 };
 
-/// The responses of a server-streaming call, read one at a time (the next is asked of gRPC only
-/// when read() is called, so a fast server cannot fill the client's memory). Destroying it before
-/// the stream ended cancels the call and waits for gRPC to let go of it. The call's ClientContext
-/// must outlive the reader; the client that started it need not.
-template <message_type Response>
-class response_reader {
+namespace detail {
+
+/// The client's side of a call whose requests or responses stream: gRPC's bidi reactor, driven
+/// from the caller's threads. Each operation starts gRPC's and waits for its reaction; one read
+/// and one write may be outstanding at once (from two threads), as gRPC allows. A hold keeps gRPC
+/// from ending the call (OnDone) while the caller may still start operations: finish() releases it
+/// once none is outstanding, and then waits for OnDone.
+template <class Response>
+class client_stream final : public ::grpc::ClientBidiReactor<::grpc::ByteBuffer, message<Response>> {
  public:
-  response_reader(response_reader&&) noexcept = default;
-  response_reader& operator=(response_reader&&) = delete;
-  ~response_reader() {
-    if (call_) call_->abandon();
-  }
+  using stub_type = ::grpc::TemplatedGenericStub<::grpc::ByteBuffer, message<Response>>;
+  client_stream(::grpc::ClientContext& context, const read_options& options) : context_(context), options_(options) {}
 
-  /// The next response into out; false at the end of the stream or when the call failed
-  /// (finish() tells which). Waits no longer than the call's deadline.
-  bool read(Response& out) { return call_->read(out); }
-  /// The status of the call, once it ended (waits at most its deadline); a response that did not
-  /// read is INVALID_ARGUMENT with the library's text. Called before read() returned false, it
-  /// cancels the rest of the stream (CANCELLED): gRPC delivers a call's status only after its
-  /// messages.
-  ::grpc::Status finish() { return call_->finish(); }
-
- private:
-  friend class client;
-  class call;
-  explicit response_reader(std::unique_ptr<call> c) : call_(std::move(c)) {}
-  std::unique_ptr<call> call_;
-};
-
-template <message_type Response>
-class response_reader<Response>::call final : public ::grpc::ClientBidiReactor<::grpc::ByteBuffer, message<Response>> {
- public:
-  call(::grpc::ClientContext& context, const read_options& options) : context_(context), options_(options) {}
-
-  void start(::grpc::TemplatedGenericStub<::grpc::ByteBuffer, message<Response>>& stub, const std::string& path,
-             ::grpc::ByteBuffer request) {
-    request_ = std::move(request);
+  /// Starts the call. only_request, when given, is written as the call's one request.
+  void start(stub_type& stub, const std::string& path, ::grpc::ByteBuffer* only_request) {
     stub.PrepareBidiStreamingCall(&context_, path, ::grpc::StubOptions(), this);
-    this->StartWriteLast(&request_, ::grpc::WriteOptions());
-    // read() starts reads from the caller's thread: the hold keeps gRPC from ending the call (and
-    // calling OnDone) between two of them. Released once no read will be started.
+    if (only_request) {
+      out_ = std::move(*only_request);
+      writing_ = true;
+      writes_closed_ = true;
+      this->StartWriteLast(&out_, ::grpc::WriteOptions());
+    }
     this->AddHold();
     held_ = true;
     this->StartCall();
@@ -477,60 +680,96 @@ class response_reader<Response>::call final : public ::grpc::ClientBidiReactor<:
     done_ = true;
   }
 
+  /// Waits for the previous write, then writes request; false once the call ended or writes
+  /// were closed. A request that cannot be written ends the call with the writer's status.
+  template <class Request>
+  bool write(const Request& request) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return !writing_; });
+    if (writes_closed_ || write_failed_ || !open()) return false;
+    if (::grpc::Status written = write_message(request, out_); !written.ok()) {
+      lock.unlock();
+      fail(std::move(written));
+      return false;
+    }
+    writing_ = true;
+    lock.unlock();
+    this->StartWrite(&out_);
+    lock.lock();
+    changed_.wait(lock, [&] { return !writing_; });
+    return !write_failed_;
+  }
+
+  /// Tells the server no request follows (once).
+  void writes_done() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return !writing_; });
+    if (writes_closed_ || !open()) return;
+    writes_closed_ = true;
+    writing_ = true;
+    lock.unlock();
+    this->StartWritesDone();
+    lock.lock();
+    changed_.wait(lock, [&] { return !writing_; });
+  }
+
+  /// The next response into out; false at the end of the responses or when the call failed.
   bool read(Response& out) {
     std::unique_lock lock(mutex_);
-    if (ended_ || done_) return false;
+    changed_.wait(lock, [&] { return !reading_; });
+    if (reads_ended_ || !open()) return false;
     message<Response> incoming(out, options_);
     reading_ = true;
     lock.unlock();
     this->StartRead(&incoming);
     lock.lock();
     changed_.wait(lock, [&] { return !reading_; });
-    if (!incoming.read_status().ok()) {
-      read_failure_ = incoming.read_status();
-      ended_ = true;
-      lock.unlock();
-      context_.TryCancel();
-      release();
-      return false;
-    }
-    if (!ended_) return true;
+    if (incoming.read_status().ok()) return !reads_ended_;
     lock.unlock();
-    release();
+    fail(incoming.read_status());
     return false;
   }
 
-  ::grpc::Status finish() {
-    std::unique_lock lock(mutex_);
-    if (!ended_ && !done_) {
-      ended_ = true;
-      lock.unlock();
-      context_.TryCancel();
-      lock.lock();
+  /// Ends the call on the client's side with status (the first such failure is what finish()
+  /// returns): gRPC is told to cancel it.
+  void fail(::grpc::Status status) {
+    {
+      std::lock_guard lock(mutex_);
+      if (failure_.ok()) failure_ = std::move(status);
+      reads_ended_ = true;
     }
-    lock.unlock();
-    release();
-    lock.lock();
-    changed_.wait(lock, [&] { return done_; });
-    return read_failure_.ok() ? status_ : read_failure_;
+    context_.TryCancel();
   }
 
-  void abandon() { (void)finish(); }
-
-  // Called from the caller's thread only (read, finish), so held_ needs no lock.
-  void release() {
-    if (held_) {
-      held_ = false;
-      this->RemoveHold();
+  /// The call's status, once it ended; called before the responses ended, it cancels the call.
+  ::grpc::Status finish() {
+    std::unique_lock lock(mutex_);
+    if (!finishing_) {
+      finishing_ = true;
+      if (!reads_ended_ && !done_) {
+        lock.unlock();
+        context_.TryCancel();
+        lock.lock();
+      }
+      changed_.wait(lock, [&] { return !reading_ && !writing_; });
+      if (std::exchange(held_, false)) {
+        lock.unlock();
+        this->RemoveHold();
+        lock.lock();
+      }
     }
+    changed_.wait(lock, [&] { return done_; });
+    return failure_.ok() ? status_ : failure_;
   }
 
   void OnReadDone(bool ok) override {
     std::lock_guard lock(mutex_);
-    if (!ok) ended_ = true;
+    if (!ok) reads_ended_ = true;
     reading_ = false;
     changed_.notify_all();
   }
+  void OnWriteDone(bool ok) override { write_completed(ok); }
+  void OnWritesDoneDone(bool ok) override { write_completed(ok); }
   void OnDone(const ::grpc::Status& status) override {
     std::lock_guard lock(mutex_);
     status_ = status;
@@ -539,18 +778,132 @@ class response_reader<Response>::call final : public ::grpc::ClientBidiReactor<:
   }
 
  private:
+  // Whether an operation may start: the hold is still there (guarded by mutex_).
+  [[nodiscard]] bool open() const { return !finishing_ && !done_; }
+  void write_completed(bool ok) {
+    std::lock_guard lock(mutex_);
+    if (!ok) write_failed_ = true;
+    writing_ = false;
+    changed_.notify_all();
+  }
+
   ::grpc::ClientContext& context_;
-  // A copy: the reader may outlive the client that started the call.
+  // A copy: the stream may outlive the client that started the call.
   const read_options options_;
-  ::grpc::ByteBuffer request_;
+  ::grpc::ByteBuffer out_;
   std::mutex mutex_;
   std::condition_variable changed_;
   bool held_ = false;
   bool reading_ = false;
-  bool ended_ = false;
+  bool writing_ = false;
+  bool writes_closed_ = false;
+  bool write_failed_ = false;
+  bool reads_ended_ = false;
+  bool finishing_ = false;
   bool done_ = false;
   ::grpc::Status status_;
-  ::grpc::Status read_failure_;
+  ::grpc::Status failure_;
+};
+
+/// What the client's stream types share: the call, cancelled and waited for if destroyed before
+/// it was finished.
+template <class Response>
+class client_stream_owner {
+ public:
+  client_stream_owner(client_stream_owner&&) noexcept = default;
+  client_stream_owner& operator=(client_stream_owner&&) = delete;
+  ~client_stream_owner() {
+    if (call_) (void)call_->finish();
+  }
+
+ protected:
+  explicit client_stream_owner(std::unique_ptr<client_stream<Response>> call) : call_(std::move(call)) {}
+  std::unique_ptr<client_stream<Response>> call_;
+};
+
+/// What the client's two stream types with streaming requests share.
+template <class Request, class Response>
+class request_stream_owner : public client_stream_owner<Response> {
+ public:
+  /// Sends request once gRPC took the previous one (so a slow server cannot make the client's
+  /// memory grow); false once the call ended (finish() tells how) or the requests were closed.
+  /// Waits no longer than the call's deadline.
+  bool write(const Request& request) { return this->call_->write(request); }
+
+ protected:
+  using client_stream_owner<Response>::client_stream_owner;
+};
+
+}  // namespace detail
+
+/// The responses of a server-streaming call, read one at a time (the next is asked of gRPC only
+/// when read() is called, so a fast server cannot fill the client's memory). Destroying it before
+/// the stream ended cancels the call and waits for gRPC to let go of it. The call's ClientContext
+/// must outlive the reader; the client that started it need not.
+template <message_type Response>
+class response_reader : detail::client_stream_owner<Response> {
+ public:
+  /// The next response into out; false at the end of the stream or when the call failed
+  /// (finish() tells which). Waits no longer than the call's deadline.
+  bool read(Response& out) { return this->call_->read(out); }
+  /// The status of the call, once it ended (waits at most its deadline); a response that did not
+  /// read is INVALID_ARGUMENT with the library's text. Called before read() returned false, it
+  /// cancels the rest of the stream (CANCELLED): gRPC delivers a call's status only after its
+  /// messages.
+  ::grpc::Status finish() { return this->call_->finish(); }
+
+ private:
+  friend class client;
+  using detail::client_stream_owner<Response>::client_stream_owner;
+};
+
+/// The requests of a client-streaming call, written one at a time with write(), then finish().
+/// Destroying it unfinished cancels the call and waits for gRPC to let go of it. The call's
+/// ClientContext must outlive the writer; the client that started it need not.
+template <message_type Request, message_type Response>
+class request_writer : public detail::request_stream_owner<Request, Response> {
+ public:
+  /// Tells the server the requests ended and waits for its status (at most the deadline). The
+  /// response is replaced only with OK; one that does not read is INVALID_ARGUMENT with the
+  /// library's text. Called once.
+  ::grpc::Status finish(Response& response) {
+    this->call_->writes_done();
+    Response value{};
+    const bool answered = this->call_->read(value);
+    if (Response extra{}; answered && this->call_->read(extra))
+      this->call_->fail({::grpc::StatusCode::INTERNAL, "bifrons: the server sent more than one response"});
+    const ::grpc::Status status = this->call_->finish();
+    if (!status.ok()) return status;
+    if (!answered) return {::grpc::StatusCode::INTERNAL, "bifrons: the server ended the call with OK but no response"};
+    response = std::move(value);
+    return status;
+  }
+
+ private:
+  friend class client;
+  using detail::request_stream_owner<Request, Response>::request_stream_owner;
+};
+
+/// Both streams of a bidi-streaming call: write() and writes_done() from one thread, read() from
+/// the same or another, then finish(). One write and one read are outstanding at most; a server of
+/// this binding answers a request before it reads the next, so a client that writes many requests
+/// without reading may wait until it reads. Destroying it unfinished cancels the call and waits
+/// for gRPC to let go of it. The call's ClientContext must outlive it.
+template <message_type Request, message_type Response>
+class bidi_stream : public detail::request_stream_owner<Request, Response> {
+ public:
+  /// Tells the server no request follows.
+  void writes_done() { this->call_->writes_done(); }
+  /// The next response into out; false at the end of the responses or when the call failed.
+  bool read(Response& out) { return this->call_->read(out); }
+  /// The status of the call, once it ended (waits at most its deadline). Call it once read()
+  /// returned false: called before, it cancels the call (CANCELLED, unless the server's status
+  /// arrived first), as gRPC delivers a call's status only after its responses.
+  ::grpc::Status finish() { return this->call_->finish(); }
+
+ private:
+  friend class client;
+  using detail::request_stream_owner<Request, Response>::request_stream_owner;
 };
 
 /// Calls bifrons methods over a channel. Responses are read with the read_options given here
@@ -584,19 +937,39 @@ class client {
   template <class Request, class Response>
   response_reader<Response> call(const server_streaming_method<Request, Response>& method,
                                  ::grpc::ClientContext& context, const Request& request) const {
-    using call_type = typename response_reader<Response>::call;
-    auto c = std::make_unique<call_type>(context, options_);
     ::grpc::ByteBuffer out;
     if (::grpc::Status written = write_message(request, out); !written.ok()) {
-      c->refuse(std::move(written));
-      return response_reader<Response>(std::move(c));
+      auto refused = std::make_unique<detail::client_stream<Response>>(context, options_);
+      refused->refuse(std::move(written));
+      return response_reader<Response>(std::move(refused));
     }
-    ::grpc::TemplatedGenericStub<::grpc::ByteBuffer, message<Response>> stub(channel_);
-    c->start(stub, method.path, std::move(out));
-    return response_reader<Response>(std::move(c));
+    return response_reader<Response>(start<Response>(method.path, context, &out));
+  }
+
+  /// A client-streaming call: the requests through the writer, then its finish().
+  template <class Request, class Response>
+  request_writer<Request, Response> call(const client_streaming_method<Request, Response>& method,
+                                         ::grpc::ClientContext& context) const {
+    return request_writer<Request, Response>(start<Response>(method.path, context, nullptr));
+  }
+
+  /// A bidi-streaming call: requests and responses through the stream, then its finish().
+  template <class Request, class Response>
+  bidi_stream<Request, Response> call(const bidi_streaming_method<Request, Response>& method,
+                                      ::grpc::ClientContext& context) const {
+    return bidi_stream<Request, Response>(start<Response>(method.path, context, nullptr));
   }
 
  private:
+  template <class Response>
+  std::unique_ptr<detail::client_stream<Response>> start(const std::string& path, ::grpc::ClientContext& context,
+                                                         ::grpc::ByteBuffer* only_request) const {
+    auto call = std::make_unique<detail::client_stream<Response>>(context, options_);
+    typename detail::client_stream<Response>::stub_type stub(channel_);
+    call->start(stub, path, only_request);
+    return call;
+  }
+
   std::shared_ptr<::grpc::ChannelInterface> channel_;
   read_options options_;
 };

@@ -76,7 +76,7 @@ std::chrono::system_clock::time_point in(std::chrono::milliseconds ms) { return 
 
 // A server on an ephemeral port of 127.0.0.1, shut down (with a deadline) when destroyed.
 struct test_server {
-  explicit test_server(bifrons::grpc::service& service) {
+  explicit test_server(grpc::CallbackGenericService& service) {
     grpc::ServerBuilder builder;
     builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
     builder.RegisterCallbackGenericService(&service);
@@ -847,26 +847,14 @@ TEST(GrpcClient, BadResponsesAreInvalidArgumentWithTheLibrarysText) {
   std::vector<std::byte> bytes = bifrons::to_bytes(sample_account());
   bytes.resize(bytes.size() / 2);
   const std::string expected = bifrons::try_from_bytes<Account>(bytes).message();
-  const auto serve = [](grpc::CallbackGenericService& raw, int& port) {
-    grpc::ServerBuilder builder;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    builder.RegisterCallbackGenericService(&raw);
-    return builder.BuildAndStart();
-  };
-  const auto connect = [](int port) {
-    return bifrons::grpc::client(grpc::CreateChannel("127.0.0.1:" + std::to_string(port),
-                                                     grpc::InsecureChannelCredentials()));
-  };
-
   raw_server answers_once(bytes, 1);
-  int port = 0;
-  const std::unique_ptr<grpc::Server> server = serve(answers_once, port);
+  const test_server server(answers_once);
   grpc::ClientContext context;
   set_deadline(context);
   Account reply{9, "unchanged", {}};
   // A unary call answered with a message that does not read: the library's text.
   const auto started = std::chrono::steady_clock::now();
-  grpc::Status status = connect(port).call(echo, context, sample_account(), reply);
+  grpc::Status status = bifrons::grpc::client(server.channel()).call(echo, context, sample_account(), reply);
   // Not by the deadline: the call ended when the answer failed.
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
@@ -874,20 +862,616 @@ TEST(GrpcClient, BadResponsesAreInvalidArgumentWithTheLibrarysText) {
   EXPECT_EQ(reply.name, "unchanged");
 
   raw_server answers_thrice(bytes, 3);
-  int stream_port = 0;
-  const std::unique_ptr<grpc::Server> stream_server = serve(answers_thrice, stream_port);
+  const test_server stream_server(answers_thrice);
   const bifrons::grpc::server_streaming_method<Range, Account> accounts{"/test.Accounts/Stream"};
   grpc::ClientContext stream_context;
   set_deadline(stream_context);
   const auto stream_started = std::chrono::steady_clock::now();
-  auto reader = connect(stream_port).call(accounts, stream_context, Range{0, 3});
+  auto reader = bifrons::grpc::client(stream_server.channel()).call(accounts, stream_context, Range{0, 3});
   EXPECT_FALSE(reader.read(reply));
   status = reader.finish();
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(status.error_message(), expected);
   EXPECT_LT(std::chrono::steady_clock::now() - stream_started, std::chrono::seconds(5));
-  server->Shutdown(in(std::chrono::seconds(5)));
-  stream_server->Shutdown(in(std::chrono::seconds(5)));
+}
+
+// Methods whose requests stream. sum adds numbers (client streaming); expand answers a number n
+// with n orders (bidi). A number's value selects a fault: negative is refused with OUT_OF_RANGE,
+// 666 throws from on_request, 667 from on_end (sum) or from the next function (expand), 0 as
+// expand's last request makes on_end refuse the call.
+struct Number {
+  std::int64_t value = 0;
+};
+struct Total {
+  std::int64_t sum = 0;
+  std::int64_t count = 0;
+};
+const bifrons::grpc::client_streaming_method<Number, Total> sum{"/test.Numbers/Sum"};
+const bifrons::grpc::bidi_streaming_method<Number, Order> expand{"/test.Numbers/Expand"};
+
+std::int32_t order_id(std::int64_t request, std::int64_t index) {
+  return static_cast<std::int32_t>(request * 1000 + index);
+}
+
+// What the server's calls did: the per-call states alive (each call's state is destroyed with
+// its reactor, in OnDone), and how many calls reached on_end.
+struct call_counts {
+  std::atomic<int> alive{0};
+  std::atomic<int> ended{0};
+  // Waits (at most 5 s) until every call's state was destroyed.
+  bool all_gone() const {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (alive.load() != 0 && std::chrono::steady_clock::now() < give_up)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return alive.load() == 0;
+  }
+};
+struct call_state {
+  explicit call_state(call_counts& c) : counts(c) { ++counts.alive; }
+  call_state(const call_state&) = delete;
+  call_state& operator=(const call_state&) = delete;
+  ~call_state() { --counts.alive; }
+  call_counts& counts;
+  Total total;
+  std::int64_t last = -1;
+};
+
+void add_number_methods(bifrons::grpc::service& service, call_counts& counts) {
+  service.on(sum, [&counts](grpc::CallbackServerContext&) -> bifrons::grpc::request_sink<Number, Total> {
+    auto state = std::make_shared<call_state>(counts);
+    return {[state](const Number& n) {
+              if (n.value < 0) return grpc::Status(grpc::StatusCode::OUT_OF_RANGE, "negative number");
+              if (n.value == 666) throw std::runtime_error("secret detail");
+              state->total.sum += n.value;
+              ++state->total.count;
+              state->last = n.value;
+              return grpc::Status::OK;
+            },
+            [state](Total& out) {
+              ++state->counts.ended;
+              if (state->last == 667) throw std::runtime_error("secret detail");
+              out = state->total;
+              return grpc::Status::OK;
+            }};
+  });
+  service.on(expand, [&counts](grpc::CallbackServerContext&) -> bifrons::grpc::request_responder<Number, Order> {
+    auto state = std::make_shared<call_state>(counts);
+    return {[state](const Number& n) -> bifrons::grpc::response_stream<Order> {
+              if (n.value < 0) return grpc::Status(grpc::StatusCode::OUT_OF_RANGE, "negative number");
+              if (n.value == 666) throw std::runtime_error("secret detail");
+              state->last = n.value;
+              // Refers to the request: it stays valid until its last response was sent.
+              return [&n, i = std::int64_t{0}]() mutable -> std::optional<Order> {
+                if (n.value == 667) throw std::runtime_error("secret detail");
+                if (i == n.value) return std::nullopt;
+                const std::int32_t id = order_id(n.value, i++);
+                return Order{id, symbol_of(id), 0.5};
+              };
+            },
+            [state] {
+              ++state->counts.ended;
+              if (state->last == 0) return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, "ended on zero");
+              return grpc::Status::OK;
+            }};
+  });
+}
+
+// Reads the n responses expand answers to n; false at the first that differs or is missing.
+bool read_expansion(bifrons::grpc::bidi_stream<Number, Order>& stream, std::int64_t n) {
+  Order order;
+  for (std::int64_t i = 0; i < n; ++i)
+    if (!stream.read(order) || order.id != order_id(n, i) || order.symbol != symbol_of(order.id)) return false;
+  return true;
+}
+
+// A server of sum and expand on 127.0.0.1 (the methods added before it starts).
+struct number_server {
+  number_server() {
+    add_number_methods(service, counts);
+    server.emplace(service);
+  }
+  bifrons::grpc::client client() const { return bifrons::grpc::client(server->channel()); }
+  call_counts counts;
+  bifrons::grpc::service service;
+  std::optional<test_server> server;
+};
+
+TEST(GrpcClientStreaming, SumsTheStream) {
+  const number_server numbers;
+  const bifrons::grpc::client client = numbers.client();
+
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto writer = client.call(sum, context);
+  for (std::int64_t i = 1; i <= 100; ++i) ASSERT_TRUE(writer.write(Number{i}));
+  Total total;
+  const grpc::Status status = writer.finish(total);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(total.sum, 5050);
+  EXPECT_EQ(total.count, 100);
+
+  grpc::ClientContext empty_context;
+  set_deadline(empty_context);
+  auto empty = client.call(sum, empty_context);
+  Total none{9, 9};
+  ASSERT_TRUE(empty.finish(none).ok());
+  EXPECT_EQ(none.sum, 0);
+  EXPECT_EQ(none.count, 0);
+  EXPECT_TRUE(numbers.counts.all_gone());
+  EXPECT_EQ(numbers.counts.ended.load(), 2);
+}
+
+TEST(GrpcClientStreaming, HandlerStatusesAndExceptionsEndTheCall) {
+  const number_server numbers;
+  const bifrons::grpc::client client = numbers.client();
+  const auto call = [&](std::vector<std::int64_t> values) {
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto writer = client.call(sum, context);
+    for (const std::int64_t value : values) (void)writer.write(Number{value});
+    Total total{-5, -5};
+    grpc::Status status = writer.finish(total);
+    EXPECT_EQ(total.sum, -5);  // replaced only with OK
+    return status;
+  };
+  grpc::Status status = call({1, 2, -1, 4});
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::OUT_OF_RANGE);
+  EXPECT_EQ(status.error_message(), "negative number");
+  status = call({1, 666, 3});
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNKNOWN);
+  EXPECT_FALSE(contains(status.error_message(), "secret")) << status.error_message();
+  EXPECT_EQ(call({1, 667}).error_code(), grpc::StatusCode::UNKNOWN);
+  EXPECT_TRUE(numbers.counts.all_gone());
+  EXPECT_EQ(numbers.counts.ended.load(), 1);  // only the last call reached on_end
+}
+
+TEST(GrpcStreaming, HandlersThatRefuseOrThrowBeforeTheFirstRequest) {
+  const bifrons::grpc::client_streaming_method<Number, Total> refuses{"/test.Refusals/Refuses"};
+  const bifrons::grpc::client_streaming_method<Number, Total> empty_ok{"/test.Refusals/EmptyOk"};
+  const bifrons::grpc::bidi_streaming_method<Number, Order> throws{"/test.Refusals/Throws"};
+  const bifrons::grpc::bidi_streaming_method<Number, Order> ends_at_once{"/test.Refusals/EndsAtOnce"};
+  bifrons::grpc::service service;
+  service.on(refuses, [](grpc::CallbackServerContext&) -> bifrons::grpc::request_sink<Number, Total> {
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED, "not you");
+  });
+  service.on(empty_ok, [](grpc::CallbackServerContext&) -> bifrons::grpc::request_sink<Number, Total> {
+    return grpc::Status::OK;
+  });
+  service.on(throws, [](grpc::CallbackServerContext&) -> bifrons::grpc::request_responder<Number, Order> {
+    throw std::runtime_error("secret detail");
+  });
+  service.on(ends_at_once, [](grpc::CallbackServerContext&) -> bifrons::grpc::request_responder<Number, Order> {
+    return grpc::Status::OK;
+  });
+  test_server server(service);
+  const bifrons::grpc::client client(server.channel());
+  const auto sum_status = [&](const bifrons::grpc::client_streaming_method<Number, Total>& method) {
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto writer = client.call(method, context);
+    Total total;
+    return writer.finish(total);
+  };
+  grpc::Status status = sum_status(refuses);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(status.error_message(), "not you");
+  status = sum_status(empty_ok);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INTERNAL);
+  EXPECT_TRUE(contains(status.error_message(), "request_sink")) << status.error_message();
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto stream = client.call(throws, context);
+    Order order;
+    EXPECT_FALSE(stream.read(order));
+    status = stream.finish();
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::UNKNOWN);
+    EXPECT_FALSE(contains(status.error_message(), "secret")) << status.error_message();
+  }
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto stream = client.call(ends_at_once, context);
+  Order order;
+  EXPECT_FALSE(stream.read(order));
+  EXPECT_TRUE(stream.finish().ok());
+  EXPECT_FALSE(stream.write(Number{1}));  // the call ended
+}
+
+TEST(GrpcBidiStreaming, SeveralResponsesPerRequest) {
+  const number_server numbers;
+  const bifrons::grpc::client client = numbers.client();
+
+  // In turns from one thread: a request, then its responses.
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto stream = client.call(expand, context);
+  for (std::int64_t n : {3, 1, 0, 5}) {
+    ASSERT_TRUE(stream.write(Number{n}));
+    ASSERT_TRUE(read_expansion(stream, n)) << n;
+  }
+  ASSERT_TRUE(stream.write(Number{2}));
+  stream.writes_done();
+  EXPECT_FALSE(stream.write(Number{2}));  // after writes_done
+  EXPECT_TRUE(read_expansion(stream, 2));
+  Order order;
+  EXPECT_FALSE(stream.read(order));
+  const grpc::Status status = stream.finish();
+  ASSERT_TRUE(status.ok()) << status.error_message();
+
+  // Writes from one thread, reads from another.
+  grpc::ClientContext both_context;
+  set_deadline(both_context);
+  auto both = client.call(expand, both_context);
+  std::thread writer([&] {
+    for (std::int64_t n = 1; n <= 30; ++n)
+      if (!both.write(Number{n})) break;
+    both.writes_done();
+  });
+  std::int64_t complete = 0;
+  for (std::int64_t n = 1; n <= 30 && read_expansion(both, n); ++n) complete = n;
+  writer.join();
+  EXPECT_EQ(complete, 30);
+  EXPECT_FALSE(both.read(order));
+  EXPECT_TRUE(both.finish().ok());
+
+  // on_end's status is the call's.
+  grpc::ClientContext zero_context;
+  set_deadline(zero_context);
+  auto zero = client.call(expand, zero_context);
+  ASSERT_TRUE(zero.write(Number{0}));
+  zero.writes_done();
+  EXPECT_FALSE(zero.read(order));
+  EXPECT_EQ(zero.finish().error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_TRUE(numbers.counts.all_gone());
+  EXPECT_EQ(numbers.counts.ended.load(), 3);
+}
+
+TEST(GrpcBidiStreaming, HandlerStatusesAndExceptionsEndTheCall) {
+  const number_server numbers;
+  const bifrons::grpc::client client = numbers.client();
+  for (const std::int64_t fault : {-1, 666, 667}) {
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto stream = client.call(expand, context);
+    ASSERT_TRUE(stream.write(Number{2}));
+    ASSERT_TRUE(read_expansion(stream, 2));
+    ASSERT_TRUE(stream.write(Number{fault}));
+    Order order;
+    EXPECT_FALSE(stream.read(order));
+    const grpc::Status status = stream.finish();
+    EXPECT_EQ(status.error_code(), fault < 0 ? grpc::StatusCode::OUT_OF_RANGE : grpc::StatusCode::UNKNOWN) << fault;
+    EXPECT_FALSE(contains(status.error_message(), "secret")) << status.error_message();
+  }
+  EXPECT_TRUE(numbers.counts.all_gone());
+  EXPECT_EQ(numbers.counts.ended.load(), 0);
+}
+
+// A raw client (gRPC's byte-level generic stub) that writes each of requests in turn, then
+// half-closes, and counts the responses.
+struct raw_stream_result {
+  grpc::Status status;
+  int responses = 0;
+};
+raw_stream_result call_raw_stream(const std::shared_ptr<grpc::Channel>& channel, const std::string& method,
+                                  const std::vector<std::vector<std::byte>>& requests) {
+  class reactor final : public grpc::ClientBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
+   public:
+    explicit reactor(const std::vector<std::vector<std::byte>>& requests) : requests_(requests) {}
+    void begin() {
+      StartRead(&in_);
+      write_next();
+      StartCall();
+    }
+    void OnWriteDone(bool ok) override {
+      if (ok) write_next();  // a failed write: the call ended, OnDone tells how
+    }
+    void OnReadDone(bool ok) override {
+      if (!ok) return;
+      ++result.responses;
+      StartRead(&in_);
+    }
+    void OnDone(const grpc::Status& s) override {
+      std::lock_guard lock(mutex);
+      result.status = s;
+      done = true;
+      done_changed.notify_one();
+    }
+    std::mutex mutex;
+    std::condition_variable done_changed;
+    bool done = false;
+    raw_stream_result result;
+
+   private:
+    void write_next() {
+      if (next_ == requests_.size()) {
+        StartWritesDone();
+        return;
+      }
+      const std::vector<std::byte>& bytes = requests_[next_++];
+      const grpc::Slice slice(bytes.data(), bytes.size());
+      out_ = grpc::ByteBuffer(&slice, 1);
+      StartWrite(&out_);
+    }
+    const std::vector<std::vector<std::byte>>& requests_;
+    std::size_t next_ = 0;
+    grpc::ByteBuffer in_, out_;
+  } call(requests);
+  grpc::GenericStub stub(channel);
+  grpc::ClientContext context;
+  set_deadline(context);
+  stub.PrepareBidiStreamingCall(&context, method, grpc::StubOptions(), &call);
+  call.begin();
+  std::unique_lock lock(call.mutex);
+  call.done_changed.wait(lock, [&] { return call.done; });
+  return call.result;
+}
+
+TEST(GrpcStreaming, ABadRequestInTheMiddleIsInvalidArgumentWithTheOffset) {
+  const number_server numbers;
+  const auto channel = numbers.server->channel();
+  const std::vector<std::byte> two = bifrons::to_bytes(Number{2});
+  const std::vector<std::byte> bad{std::byte{0x7f}, std::byte{1}};
+  const std::string expected = bifrons::try_from_bytes<Number>(bad).message();
+  ASSERT_TRUE(contains(expected, "at byte")) << expected;
+
+  raw_stream_result result = call_raw_stream(channel, sum.path, {two, two, bad, two});
+  EXPECT_EQ(result.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(result.status.error_message(), expected);
+  EXPECT_EQ(result.responses, 0);
+
+  result = call_raw_stream(channel, expand.path, {two, bad, two});
+  EXPECT_EQ(result.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(result.status.error_message(), expected);
+  EXPECT_EQ(result.responses, 2);  // the answers to the first request
+
+  // Random corruptions of the second request: answered as the library reads it.
+  std::mt19937 random(36);
+  const std::vector<std::byte> valid = bifrons::to_bytes(Number{3});
+  for (int round = 0; round < 50; ++round) {
+    std::vector<std::byte> bytes = valid;
+    bytes[random() % bytes.size()] = static_cast<std::byte>(random());
+    if (random() % 3 == 0) bytes.resize(random() % bytes.size());
+    const bifrons::result<Number> local = bifrons::try_from_bytes<Number>(bytes);
+    // The request last, then first; and first in a bidi call (answers to a valid value could
+    // be endless: only the refused ones are sent there).
+    result = call_raw_stream(channel, sum.path, {two, bytes});
+    if (!local.has_value() || local->value != 667) {  // 667 last makes on_end throw
+      const raw_stream_result first = call_raw_stream(channel, sum.path, {bytes, two});
+      EXPECT_EQ(first.status.error_code(), result.status.error_code()) << first.status.error_message();
+      EXPECT_EQ(first.status.error_message(), result.status.error_message());
+    }
+    if (!local.has_value()) {
+      const raw_stream_result bidi = call_raw_stream(channel, expand.path, {bytes, two});
+      EXPECT_EQ(bidi.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+      EXPECT_EQ(bidi.status.error_message(), local.message());
+      EXPECT_EQ(bidi.responses, 0);
+    }
+    if (local.has_value() && local->value >= 0 && local->value != 666 && local->value != 667) {
+      EXPECT_TRUE(result.status.ok()) << result.status.error_message();
+      EXPECT_EQ(result.responses, 1);
+    } else if (!local.has_value()) {
+      EXPECT_EQ(result.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+      EXPECT_EQ(result.status.error_message(), local.message());
+    }
+  }
+  EXPECT_TRUE(numbers.counts.all_gone());
+}
+
+TEST(GrpcStreaming, AClientThatCancelsOrGoesAwayEndsTheServersCall) {
+  const number_server numbers;
+  const bifrons::grpc::client client = numbers.client();
+  for (int round = 0; round < 3; ++round) {
+    {
+      grpc::ClientContext context;
+      set_deadline(context);
+      auto writer = client.call(sum, context);
+      ASSERT_TRUE(writer.write(Number{1}));
+      ASSERT_TRUE(writer.write(Number{2}));
+    }  // destroyed unfinished: cancelled
+    {
+      grpc::ClientContext context;
+      set_deadline(context);
+      auto writer = client.call(sum, context);
+      ASSERT_TRUE(writer.write(Number{1}));
+      context.TryCancel();
+      EXPECT_FALSE(writer.write(Number{2}));
+      Total total{-5, -5};
+      EXPECT_EQ(writer.finish(total).error_code(), grpc::StatusCode::CANCELLED);
+      EXPECT_EQ(total.sum, -5);
+    }
+    {
+      grpc::ClientContext context;
+      set_deadline(context);
+      auto stream = client.call(expand, context);
+      // Endless in practice: only the client ends it, after two responses.
+      ASSERT_TRUE(stream.write(Number{std::numeric_limits<std::int32_t>::max()}));
+      Order order;
+      ASSERT_TRUE(stream.read(order));
+      ASSERT_TRUE(stream.read(order));
+      if (round == 1) {
+        EXPECT_EQ(stream.finish().error_code(), grpc::StatusCode::CANCELLED);
+        EXPECT_FALSE(stream.read(order));
+        EXPECT_FALSE(stream.write(Number{1}));
+      }
+    }
+  }
+  EXPECT_TRUE(numbers.counts.all_gone());
+  EXPECT_EQ(numbers.counts.ended.load(), 0);
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto writer = client.call(sum, context);
+  ASSERT_TRUE(writer.write(Number{4}));
+  Total total;
+  ASSERT_TRUE(writer.finish(total).ok());
+  EXPECT_EQ(total.sum, 4);
+}
+
+TEST(GrpcStreaming, ADeadlineEndsACallWhoseServerWaitsForRequests) {
+  const number_server numbers;
+  const bifrons::grpc::client client = numbers.client();
+  {
+    grpc::ClientContext context;
+    context.set_deadline(in(std::chrono::milliseconds(200)));
+    auto writer = client.call(sum, context);
+    ASSERT_TRUE(writer.write(Number{1}));
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    EXPECT_FALSE(writer.write(Number{2}));
+    Total total;
+    EXPECT_EQ(writer.finish(total).error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  }
+  {
+    grpc::ClientContext context;
+    context.set_deadline(in(std::chrono::milliseconds(200)));
+    auto stream = client.call(expand, context);
+    ASSERT_TRUE(stream.write(Number{1}));
+    ASSERT_TRUE(read_expansion(stream, 1));
+    // Waits for a response the server will send only after a request: the deadline ends it.
+    Order order;
+    const auto started = std::chrono::steady_clock::now();
+    EXPECT_FALSE(stream.read(order));
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+    EXPECT_EQ(stream.finish().error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  }
+  EXPECT_TRUE(numbers.counts.all_gone());
+  EXPECT_EQ(numbers.counts.ended.load(), 0);
+}
+
+TEST(GrpcStreaming, UnknownStreamingMethodsAreUnimplemented) {
+  const number_server numbers;
+  const bifrons::grpc::client client = numbers.client();
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto writer = client.call(bifrons::grpc::client_streaming_method<Number, Total>{"/test.Numbers/Missing"}, context);
+    (void)writer.write(Number{1});
+    Total total;
+    EXPECT_EQ(writer.finish(total).error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  }
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto stream = client.call(bifrons::grpc::bidi_streaming_method<Number, Order>{"/other.Numbers/Expand"}, context);
+  (void)stream.write(Number{1});
+  Order order;
+  EXPECT_FALSE(stream.read(order));
+  EXPECT_EQ(stream.finish().error_code(), grpc::StatusCode::UNIMPLEMENTED);
+}
+
+TEST(GrpcStreaming, ConcurrentStreamsFromManyThreads) {
+  const number_server numbers;
+  const bifrons::grpc::client client = numbers.client();
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (std::int64_t t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (std::int64_t round = 0; round < 10; ++round) {
+        grpc::ClientContext context;
+        set_deadline(context);
+        auto writer = client.call(sum, context);
+        for (std::int64_t i = 1; i <= 20; ++i) (void)writer.write(Number{t * i});
+        Total total;
+        if (!writer.finish(total).ok() || total.sum != t * 210 || total.count != 20) ++failures;
+
+        grpc::ClientContext stream_context;
+        set_deadline(stream_context);
+        auto stream = client.call(expand, stream_context);
+        for (std::int64_t n = 1; n <= 4; ++n)
+          if (!stream.write(Number{t + n}) || !read_expansion(stream, t + n)) ++failures;
+        stream.writes_done();
+        Order order;
+        if (stream.read(order) || !stream.finish().ok()) ++failures;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_TRUE(numbers.counts.all_gone());
+  EXPECT_EQ(numbers.counts.ended.load(), 8 * 10 * 2);
+}
+
+// A request whose save hook refuses a negative value: the client cannot write it.
+struct Refusable {
+  std::int64_t value = 0;
+  template <class Archive>
+  void save(Archive& ar) const {
+    if (value < 0) throw std::runtime_error("refused by its save hook");
+    ar(value);
+  }
+  template <class Archive>
+  void load(Archive& ar) {
+    ar(value);
+  }
+};
+
+TEST(GrpcStreaming, ARequestTheClientCannotWriteEndsTheCall) {
+  const bifrons::grpc::client_streaming_method<Refusable, Total> count{"/test.Refusable/Count"};
+  std::atomic<int> ended{0};
+  bifrons::grpc::service service;
+  service.on(count, [&ended](grpc::CallbackServerContext&) -> bifrons::grpc::request_sink<Refusable, Total> {
+    return {[](const Refusable&) { return grpc::Status::OK; },
+            [&ended](Total&) {
+              ++ended;
+              return grpc::Status::OK;
+            }};
+  });
+  const test_server server(service);
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto writer = bifrons::grpc::client(server.channel()).call(count, context);
+  ASSERT_TRUE(writer.write(Refusable{1}));
+  EXPECT_FALSE(writer.write(Refusable{-1}));
+  EXPECT_FALSE(writer.write(Refusable{2}));  // the call ended
+  Total total;
+  const grpc::Status status = writer.finish(total);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INTERNAL);
+  EXPECT_TRUE(contains(status.error_message(), "refused by its save hook")) << status.error_message();
+  EXPECT_EQ(ended.load(), 0);  // cancelled, not ended
+}
+
+// Servers that answer a stream of requests badly (raw_server: the same bytes, count times).
+TEST(GrpcStreaming, BadAnswersToStreamsOfRequestsAreReported) {
+  std::vector<std::byte> truncated = bifrons::to_bytes(Total{1000, 2000});
+  truncated.pop_back();
+  const std::string expected = bifrons::try_from_bytes<Total>(truncated).message();
+  const auto finish_sum = [](raw_server& raw, Total& total) {
+    const test_server server(raw);
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto writer = bifrons::grpc::client(server.channel()).call(sum, context);
+    (void)writer.write(Number{1});
+    return writer.finish(total);
+  };
+  Total total{-5, -5};
+  raw_server bad(truncated, 1);
+  grpc::Status status = finish_sum(bad, total);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), expected);
+  raw_server twice(bifrons::to_bytes(Total{7, 1}), 2);
+  status = finish_sum(twice, total);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INTERNAL);
+  EXPECT_TRUE(contains(status.error_message(), "more than one response")) << status.error_message();
+  raw_server never(bifrons::to_bytes(Total{7, 1}), 0);
+  status = finish_sum(never, total);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INTERNAL);
+  EXPECT_TRUE(contains(status.error_message(), "no response")) << status.error_message();
+  EXPECT_EQ(total.sum, -5);
+  raw_server once(bifrons::to_bytes(Total{7, 1}), 1);
+  ASSERT_TRUE(finish_sum(once, total).ok());
+  EXPECT_EQ(total.sum, 7);
+
+  std::vector<std::byte> bad_order = bifrons::to_bytes(Order{1, "one", 1.0});
+  bad_order.pop_back();
+  raw_server bad_orders(bad_order, 3);
+  const test_server server(bad_orders);
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto stream = bifrons::grpc::client(server.channel()).call(expand, context);
+  (void)stream.write(Number{1});
+  Order order;
+  EXPECT_FALSE(stream.read(order));
+  EXPECT_FALSE(stream.read(order));  // the call ended at the first bad answer
+  status = stream.finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), bifrons::try_from_bytes<Order>(bad_order).message());
 }
 
 TEST(GrpcService, RefusesMalformedAndDuplicateMethodPaths) {
@@ -912,7 +1496,16 @@ struct GetRequest {
 struct GetReply {
   std::string value;
 };
+struct PutRequest {
+  std::string key;
+  std::string value;
+};
+struct PutReply {
+  std::int64_t count = 0;
+};
 const bifrons::grpc::unary_method<GetRequest, GetReply> get{"/kv.Store/Get"};
+const bifrons::grpc::client_streaming_method<PutRequest, PutReply> put_many{"/kv.Store/PutMany"};
+const bifrons::grpc::bidi_streaming_method<GetRequest, GetReply> get_many{"/kv.Store/GetMany"};
 
 void serve(bifrons::grpc::service& service, std::map<std::string, std::string>& store) {
   service.on(get, [&store](grpc::CallbackServerContext&, const GetRequest& in, GetReply& out) {
@@ -921,6 +1514,25 @@ void serve(bifrons::grpc::service& service, std::map<std::string, std::string>& 
     out.value = found->second;
     return grpc::Status::OK;
   });
+  service.on(put_many, [&store](grpc::CallbackServerContext&) -> bifrons::grpc::request_sink<PutRequest, PutReply> {
+    auto count = std::make_shared<std::int64_t>(0);
+    return {[&store, count](const PutRequest& in) {
+              store[in.key] = in.value;
+              ++*count;
+              return grpc::Status::OK;
+            },
+            [count](PutReply& out) {
+              out.count = *count;
+              return grpc::Status::OK;
+            }};
+  });
+  service.on(get_many,
+             [&store](grpc::CallbackServerContext&) -> bifrons::grpc::request_responder<GetRequest, GetReply> {
+               // One response per request.
+               return {[&store](const GetRequest& in) -> bifrons::grpc::response_stream<GetReply> {
+                 return GetReply{store[in.key]};
+               }};
+             });
 }
 }  // namespace v1
 
@@ -939,16 +1551,30 @@ struct DeleteRequest {
 struct DeleteReply {
   bool deleted = false;
 };
+struct PutRequest {
+  std::string key;
+  std::string value;
+  bool upper_case = false;  // appended in v2
+};
+struct PutReply {
+  std::int64_t count = 0;
+  std::int64_t version = -1;  // appended in v2
+};
 const bifrons::grpc::unary_method<GetRequest, GetReply> get{"/kv.Store/Get"};
 const bifrons::grpc::unary_method<DeleteRequest, DeleteReply> remove{"/kv.Store/Delete"};
+const bifrons::grpc::client_streaming_method<PutRequest, PutReply> put_many{"/kv.Store/PutMany"};
+const bifrons::grpc::bidi_streaming_method<GetRequest, GetReply> get_many{"/kv.Store/GetMany"};
+
+std::string upper(std::string text) {
+  for (char& c : text) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  return text;
+}
 
 void serve(bifrons::grpc::service& service, std::map<std::string, std::string>& store) {
   service.on(get, [&store](grpc::CallbackServerContext&, const GetRequest& in, GetReply& out) {
     const auto found = store.find(in.key);
     if (found == store.end()) return grpc::Status(grpc::StatusCode::NOT_FOUND, in.key);
-    out.value = found->second;
-    if (in.upper_case)
-      for (char& c : out.value) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+    out.value = in.upper_case ? upper(found->second) : found->second;
     out.version = 2;
     return grpc::Status::OK;
   });
@@ -956,6 +1582,26 @@ void serve(bifrons::grpc::service& service, std::map<std::string, std::string>& 
     out.deleted = store.erase(in.key) == 1;
     return grpc::Status::OK;
   });
+  service.on(put_many, [&store](grpc::CallbackServerContext&) -> bifrons::grpc::request_sink<PutRequest, PutReply> {
+    auto count = std::make_shared<std::int64_t>(0);
+    return {[&store, count](const PutRequest& in) {
+              store[in.key] = in.upper_case ? upper(in.value) : in.value;
+              ++*count;
+              return grpc::Status::OK;
+            },
+            [count](PutReply& out) {
+              out.count = *count;
+              out.version = 2;
+              return grpc::Status::OK;
+            }};
+  });
+  service.on(get_many,
+             [&store](grpc::CallbackServerContext&) -> bifrons::grpc::request_responder<GetRequest, GetReply> {
+               return {[&store](const GetRequest& in) -> bifrons::grpc::response_stream<GetReply> {
+                 const std::string& value = store[in.key];
+                 return GetReply{in.upper_case ? upper(value) : value, 2};
+               }};
+             });
 }
 }  // namespace v2
 
@@ -1020,6 +1666,84 @@ TEST(GrpcEvolution, V2ClientCallsV2Server) {
   v2::DeleteReply deleted;
   ASSERT_TRUE(client.call(v2::remove, context, v2::DeleteRequest{"k"}, deleted).ok());
   EXPECT_TRUE(deleted.deleted);
+}
+
+// The streaming methods of the two deployments: each side reads what it understands.
+TEST(GrpcEvolution, V1StreamingClientCallsV2Server) {
+  std::map<std::string, std::string> store;
+  bifrons::grpc::service service;
+  v2::serve(service, store);
+  test_server server(service);
+  const bifrons::grpc::client client(server.channel());
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto writer = client.call(v1::put_many, context);
+    ASSERT_TRUE(writer.write(v1::PutRequest{"a", "apple"}));
+    ASSERT_TRUE(writer.write(v1::PutRequest{"b", "banana"}));
+    v1::PutReply reply;
+    const grpc::Status status = writer.finish(reply);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    EXPECT_EQ(reply.count, 2);  // and the v1 client skipped the version
+  }
+  EXPECT_EQ(store["a"], "apple");  // the v2 server read upper_case at its default
+  // A v2 request then a v1 request on one stream: the server reads each into the same object,
+  // and the second's missing field is its default, not the first's value.
+  const raw_stream_result mixed = call_raw_stream(server.channel(), v2::put_many.path,
+                                                  {bifrons::to_bytes(v2::PutRequest{"c", "cherry", true}),
+                                                   bifrons::to_bytes(v1::PutRequest{"d", "date"})});
+  ASSERT_TRUE(mixed.status.ok()) << mixed.status.error_message();
+  EXPECT_EQ(store["c"], "CHERRY");
+  EXPECT_EQ(store["d"], "date");
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto stream = client.call(v1::get_many, context);
+  v1::GetReply reply;
+  for (const char* key : {"b", "a"}) {
+    ASSERT_TRUE(stream.write(v1::GetRequest{key}));
+    ASSERT_TRUE(stream.read(reply));
+    EXPECT_EQ(reply.value, store[key]);
+  }
+  stream.writes_done();
+  EXPECT_FALSE(stream.read(reply));
+  EXPECT_TRUE(stream.finish().ok());
+}
+
+TEST(GrpcEvolution, V2StreamingClientCallsV1AndV2Servers) {
+  for (const bool new_server : {false, true}) {
+    std::map<std::string, std::string> store;
+    bifrons::grpc::service service;
+    if (new_server)
+      v2::serve(service, store);
+    else
+      v1::serve(service, store);
+    test_server server(service);
+    const bifrons::grpc::client client(server.channel());
+    {
+      grpc::ClientContext context;
+      set_deadline(context);
+      auto writer = client.call(v2::put_many, context);
+      ASSERT_TRUE(writer.write(v2::PutRequest{"a", "apple", true}));
+      v2::PutReply reply;
+      const grpc::Status status = writer.finish(reply);
+      ASSERT_TRUE(status.ok()) << status.error_message();
+      EXPECT_EQ(reply.count, 1);
+      // A v1 server sends no version (its default stays) and skips upper_case.
+      EXPECT_EQ(reply.version, new_server ? 2 : -1);
+    }
+    EXPECT_EQ(store["a"], new_server ? "APPLE" : "apple");
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto stream = client.call(v2::get_many, context);
+    ASSERT_TRUE(stream.write(v2::GetRequest{"a", false}));
+    v2::GetReply reply;
+    ASSERT_TRUE(stream.read(reply));
+    EXPECT_EQ(reply.value, store["a"]);
+    EXPECT_EQ(reply.version, new_server ? 2 : -1);
+    stream.writes_done();
+    EXPECT_FALSE(stream.read(reply));
+    EXPECT_TRUE(stream.finish().ok());
+  }
 }
 
 }  // namespace
