@@ -360,7 +360,9 @@ std::string round_trip_all(const std::vector<T>& values, std::size_t& mean_size)
 // bench_instruction_window, the one function callgrind collects in (--toggle-collect) and dumps
 // after (--dump-after). The difference of the two windows, divided by `iterations`, is one
 // operation without the process's start-up, the case's set-up or the window's fixed cost.
-// stdout gets one line per window, in the order of callgrind's dumps:
+// stdout gets the size of each requested case's encoding and one line per window, in the order of
+// callgrind's dumps:
+//   bytes <case> <library> <bytes>
 //   window <case> <library> <operation> <operations in the window>
 // and one line per requested case the library cannot run:
 //   unsupported <case> <library> <why>
@@ -372,8 +374,8 @@ struct instruction_request {
 };
 instruction_request& instruction_mode();
 
-// Calls op(context) `count` times. Defined in main.cpp and never inlined: its name is what
-// callgrind is told to collect in.
+// Calls op(context) `count` times. Never inlined nor cloned (instruction_window.cpp): its name is
+// what callgrind is told to collect in.
 extern "C" void bench_instruction_window(void (*op)(void*), void* context, std::size_t count);
 
 // Runs op a few times (buffers grow on the first calls, as the timed loops' warm-up lets them),
@@ -405,11 +407,12 @@ void measure_case_instructions(const case_info& info, Factory&& factory) {
     std::size_t bytes = 0;
     const std::string error = round_trip_all<A, T>(values, bytes);
     if (!error.empty()) {
-      std::fprintf(stderr, "%s: %.*s: round trip failed: %s\n", case_name.c_str(),
-                   static_cast<int>(A::name.size()), A::name.data(), error.c_str());
+      std::fprintf(stderr, "%s: %.*s: round trip failed: %s\n", case_name.c_str(), static_cast<int>(A::name.size()),
+                   A::name.data(), error.c_str());
       instruction_mode().failed = true;
       return;
     }
+    std::printf("bytes %s %.*s %zu\n", case_name.c_str(), static_cast<int>(A::name.size()), A::name.data(), bytes);
     A a;
     input_cursor<T, values_of::cycled> input(values);
     if constexpr (encode_timed<A>()) {

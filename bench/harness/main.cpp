@@ -31,10 +31,6 @@ instruction_request& instruction_mode() {
   return request;
 }
 
-extern "C" [[gnu::noinline]] void bench_instruction_window(void (*op)(void*), void* context, std::size_t count) {
-  for (std::size_t k = 0; k < count; ++k) op(context);
-}
-
 std::vector<check_result>& check_results() {
   static std::vector<check_result> results;
   return results;
