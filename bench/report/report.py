@@ -1230,8 +1230,8 @@ def instructions_section(counts):
             "operation ran N and then 2N times in a window callgrind counts alone, after a warm-up; a count is the "
             "difference of the two windows over N, less that of an empty operation (the window's own cost per "
             "operation: " + ", ".join(f"{display(lib)} {c}" for lib, c in counts.get("calibration", {}).items()) +
-            "). Callgrind counts every byte a `rep movsb` copies as one instruction; these cases copy no block "
-            "large enough for glibc to use it."]
+            "). Callgrind counts every byte a `rep movsb` copies as one instruction, so glibc's memcpy ran without "
+            "it (GLIBC_TUNABLES as in the memcpy probe)."]
     for error in counts.get("errors", []):
         text.append(f"- not counted: {error}")
     return "\n".join(text)
@@ -1952,8 +1952,9 @@ def render_markdown(res, plots, image_prefix, published=False):
             "callgrind with `--instructions`, which repeats each operation of account/account and kelpie/message_16 "
             "N and then 2N times (N = 1,000) in the one function callgrind counts in; the difference of the two over "
             "N, less an empty operation's, is one operation, with no start-up or set-up in it. Counts repeat to the "
-            "instruction from run to run. Callgrind counts each byte a `rep movsb` copies as one instruction; these "
-            "cases copy at most 118 bytes at a time, far below the size at which glibc's memcpy uses it.",
+            "instruction from run to run. Callgrind counts each byte a `rep movsb` copies as one instruction, so these "
+            "runs keep glibc's memcpy from using it (the tunable of the memcpy probe, whatever the probe chose); these "
+            "cases copy at most 118 bytes at a time anyway, far below the size at which glibc uses it.",
             f"- `{RECORD}` ({display(RECORD)}) is bifrons' adapter with IntegerClass, Order and Balance declared "
             "records (`bifrons::enable_record`): a different, fixed-width encoding, so its bytes differ from "
             "bifrons'; its round trips, like every library's, compare values.",
