@@ -1085,7 +1085,7 @@ def callgrind_total(path):
     for line in read_lines(path):
         if line.startswith(("summary:", "totals:")):
             return int(line.split()[1])
-    raise ValueError(f"{path}: no summary line")
+    raise ValueError(f"{path}: missing, or no summary line")
 
 
 def collect_instructions(results):
@@ -1116,8 +1116,9 @@ def collect_instructions(results):
                 out["errors"].append(f"{library}: window {dump} ({fields[1]} {fields[3]}): {e}")
         # A window callgrind did not see (a clone of the window function under another name, say)
         # would pair every later window with the wrong dump.
-        dumps = len([f for f in os.listdir(os.path.join(results, "callgrind"))
-                     if re.fullmatch(re.escape(library) + r"\.out\.\d+", f)]) if windows else 0
+        callgrind = os.path.join(results, "callgrind")
+        dumps = len([f for f in (os.listdir(callgrind) if os.path.isdir(callgrind) else [])
+                     if re.fullmatch(re.escape(library) + r"\.out\.\d+", f)])
         if dumps != dump:
             out["errors"].append(f"{library}: {dump} windows but {dumps} callgrind dumps; no counts")
             continue
