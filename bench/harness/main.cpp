@@ -85,7 +85,10 @@ bool parse_instruction_request(std::string_view cases, std::string_view iteratio
   instruction_request& request = instruction_mode();
   while (!cases.empty()) {
     const std::size_t comma = std::min(cases.find(','), cases.size());
-    if (comma > 0) request.cases.emplace_back(cases.substr(0, comma));
+    const std::string_view name = cases.substr(0, comma);
+    if (!name.empty() && std::find(request.cases.begin(), request.cases.end(), name) == request.cases.end()) {
+      request.cases.emplace_back(name);
+    }
     cases.remove_prefix(std::min(comma + 1, cases.size()));
   }
   char* end = nullptr;
