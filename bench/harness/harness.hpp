@@ -38,6 +38,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -351,11 +352,110 @@ std::string round_trip_all(const std::vector<T>& values, std::size_t& mean_size)
   return {};
 }
 
+// ---------------------------------------------------------------------------
+// Instruction counts (bench_<library> --instructions=CASE,...; scripts/bench --instructions)
+// ---------------------------------------------------------------------------
+// In this mode main() registers no benchmark: each requested case is built, round-tripped, and
+// each of its operations runs `iterations` and then 2 * `iterations` times inside
+// bench_instruction_window, the one function callgrind collects in (--toggle-collect) and dumps
+// after (--dump-after). The difference of the two windows, divided by `iterations`, is one
+// operation without the process's start-up, the case's set-up or the window's fixed cost.
+// stdout gets the size of each requested case's encoding and one line per window, in the order of
+// callgrind's dumps:
+//   bytes <case> <library> <bytes>
+//   window <case> <library> <operation> <operations in the window>
+// and one line per requested case the library cannot run:
+//   unsupported <case> <library> <why>
+struct instruction_request {
+  std::vector<std::string> cases;
+  std::size_t iterations = 0;  // 0: not in this mode
+  std::vector<bool> seen;      // per case: the library has it (supported or not)
+  bool failed = false;         // a requested case failed its round trip
+};
+instruction_request& instruction_mode();
+
+// Calls op(context) `count` times. Never inlined nor cloned (instruction_window.cpp): its name is
+// what callgrind is told to collect in.
+extern "C" void bench_instruction_window(void (*op)(void*), void* context, std::size_t count);
+
+// Runs op a few times (buffers grow on the first calls, as the timed loops' warm-up lets them),
+// then in the two windows.
+template <class Op>
+void measure_instructions(const std::string& case_name, std::string_view library, const char* operation, Op op) {
+  for (int k = 0; k < 3; ++k) op();
+  const auto call = [](void* context) { (*static_cast<Op*>(context))(); };
+  const std::size_t n = instruction_mode().iterations;
+  for (const std::size_t count : {n, 2 * n}) {
+    std::printf("window %s %.*s %s %zu\n", case_name.c_str(), static_cast<int>(library.size()), library.data(),
+                operation, count);
+    std::fflush(stdout);
+    bench_instruction_window(call, &op, count);
+  }
+}
+
+// The operations of one case, as the timed loops in register_case run them.
+template <class A, class Factory>
+void measure_case_instructions(const case_info& info, Factory&& factory) {
+  using values_of = case_values<decltype(factory())>;
+  using T = typename values_of::type;
+  const std::string case_name = info.name();
+  if constexpr (!supports<A, T>) {
+    std::printf("unsupported %s %.*s %s\n", case_name.c_str(), static_cast<int>(A::name.size()), A::name.data(),
+                unsupported_reason<A>(info.family).c_str());
+  } else {
+    const std::vector<T> values = values_of::all(factory());
+    std::size_t bytes = 0;
+    const std::string error = round_trip_all<A, T>(values, bytes);
+    if (!error.empty()) {
+      std::fprintf(stderr, "%s: %.*s: round trip failed: %s\n", case_name.c_str(), static_cast<int>(A::name.size()),
+                   A::name.data(), error.c_str());
+      instruction_mode().failed = true;
+      return;
+    }
+    std::printf("bytes %s %.*s %zu\n", case_name.c_str(), static_cast<int>(A::name.size()), A::name.data(), bytes);
+    A a;
+    if constexpr (encode_timed<A>()) {
+      input_cursor<T, values_of::cycled> input(values);
+      measure_instructions(case_name, A::name, "serialize", [&] {
+        bytes_view out = a.encode(input.next());
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+      });
+    }
+    std::vector<aligned_bytes> inputs;
+    for (const T& value : values) inputs.emplace_back(a.encode(value));
+    input_cursor<aligned_bytes, values_of::cycled> encoded(inputs);
+    measure_instructions(case_name, A::name, "deserialize", [&] {
+      T out{};
+      a.decode(encoded.next().view(), out);
+      benchmark::DoNotOptimize(out);
+      benchmark::ClobberMemory();
+    });
+    if constexpr (decode_reuse<A>()) {
+      T out{};
+      a.decode(inputs.back().view(), out);
+      measure_instructions(case_name, A::name, "deserialize_reuse", [&] {
+        a.decode(encoded.next().view(), out);
+        benchmark::DoNotOptimize(out);
+        benchmark::ClobberMemory();
+      });
+    }
+  }
+}
+
 template <class A, class Factory>
 void register_case(const case_info& info, Factory&& factory) {
   using values_of = case_values<decltype(factory())>;
   using T = typename values_of::type;
   constexpr bool cycled = values_of::cycled;
+  if (instruction_request& request = instruction_mode(); request.iterations > 0) {
+    const auto wanted = std::find(request.cases.begin(), request.cases.end(), info.name());
+    if (wanted != request.cases.end()) {
+      request.seen[static_cast<std::size_t>(wanted - request.cases.begin())] = true;
+      measure_case_instructions<A>(info, factory);
+    }
+    return;
+  }
   const std::string prefix = info.name() + "/" + std::string(A::name) + "/";
   check_result result;
   result.library = std::string(A::name);
