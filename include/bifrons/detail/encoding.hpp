@@ -154,9 +154,8 @@ BIFRONS_INLINE std::byte* write_wide_varint(std::byte* p, std::uint64_t v) noexc
     *p = static_cast<std::byte>(top);
     return p + 1;
   }
-  p[0] = static_cast<std::byte>(top | 0x80);
-  p[1] = std::byte{1};
-  return p + 2;
+  // top's own 0x80 is the ninth byte's continuation bit; the tenth byte is 1.
+  return store_le(p, static_cast<std::uint16_t>(top | 0x100));
 }
 
 /// A varint decoded from the next 8 input bytes (`word`, loaded little-endian): its length
