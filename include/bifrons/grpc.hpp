@@ -407,10 +407,7 @@ class server_call : public ::grpc::ServerGenericBidiReactor {
   }
   /// Sends response as the call's last message, with OK.
   void send_last(const Response& response) {
-    if (const ::grpc::Status status = write_message(response, out_); !status.ok()) {
-      finish(status);
-      return;
-    }
+    if (!write_response(response)) return;
     StartWriteAndFinish(&out_, ::grpc::WriteOptions(), ::grpc::Status::OK);
   }
 
@@ -426,11 +423,16 @@ class server_call : public ::grpc::ServerGenericBidiReactor {
       on_responses_sent();
       return;
     }
-    if (const ::grpc::Status status = write_message(**response, out_); !status.ok()) {
-      finish(status);
-      return;
-    }
+    if (!write_response(**response)) return;
     StartWrite(&out_);
+  }
+  /// response's bytes into out_; false if it cannot be written, and then the call ended with
+  /// INTERNAL and a text of its own: the writer's (a save hook's exception, the type names of the
+  /// library's) is the server's business, as a handler's exception is (handler_threw).
+  bool write_response(const Response& response) {
+    if (write_message(response, out_).ok()) return true;
+    finish({::grpc::StatusCode::INTERNAL, "bifrons: the server could not write its response"});
+    return false;
   }
 
   const read_options& options_;
@@ -687,13 +689,15 @@ class client_stream final : public ::grpc::ClientBidiReactor<::grpc::ByteBuffer,
     std::unique_lock lock(mutex_);
     changed_.wait(lock, [&] { return !writing_; });
     if (writes_closed_ || write_failed_ || !open()) return false;
-    if (::grpc::Status written = write_message(request, out_); !written.ok()) {
-      lock.unlock();
-      fail(std::move(written));
-      return false;
-    }
+    // The write is taken before the request is written, outside the lock: the user's save hooks
+    // then hold up no reaction (a read completing on gRPC's thread, for another thread's read()).
     writing_ = true;
     lock.unlock();
+    if (::grpc::Status written = write_message(request, out_); !written.ok()) {
+      fail(std::move(written));  // first: finish(), waiting for the write, returns this failure
+      write_completed(false);
+      return false;
+    }
     this->StartWrite(&out_);
     lock.lock();
     changed_.wait(lock, [&] { return !writing_; });

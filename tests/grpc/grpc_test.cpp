@@ -1427,6 +1427,145 @@ TEST(GrpcStreaming, ARequestTheClientCannotWriteEndsTheCall) {
   EXPECT_EQ(ended.load(), 0);  // cancelled, not ended
 }
 
+// A response whose save hook throws (Refusable{-1}), from a method of each kind: the client sees
+// INTERNAL and not the hook's text, which is the server's business like a handler's exception.
+TEST(GrpcService, AResponseTheServerCannotWriteDoesNotShowTheClientWhy) {
+  const bifrons::grpc::unary_method<Number, Refusable> one{"/test.Unwritable/One"};
+  const bifrons::grpc::server_streaming_method<Number, Refusable> many{"/test.Unwritable/Many"};
+  const bifrons::grpc::client_streaming_method<Number, Refusable> gather{"/test.Unwritable/Gather"};
+  const bifrons::grpc::bidi_streaming_method<Number, Refusable> each{"/test.Unwritable/Each"};
+  bifrons::grpc::service service;
+  service.on(one, [](grpc::CallbackServerContext&, const Number& n, Refusable& out) {
+    out.value = n.value;
+    return grpc::Status::OK;
+  });
+  // The responses n - 1 down to -1: the last cannot be written.
+  service.on(many, [](grpc::CallbackServerContext&, const Number& n) -> bifrons::grpc::response_stream<Refusable> {
+    return [next = n.value - 1]() mutable { return std::optional<Refusable>(Refusable{next--}); };
+  });
+  service.on(gather, [](grpc::CallbackServerContext&) -> bifrons::grpc::request_sink<Number, Refusable> {
+    return {[](const Number&) { return grpc::Status::OK; },
+            [](Refusable& out) {
+              out.value = -1;
+              return grpc::Status::OK;
+            }};
+  });
+  service.on(each, [](grpc::CallbackServerContext&) -> bifrons::grpc::request_responder<Number, Refusable> {
+    return {[](const Number& n) -> bifrons::grpc::response_stream<Refusable> { return Refusable{n.value}; }};
+  });
+  const test_server server(service);
+  const bifrons::grpc::client client(server.channel());
+  const auto expect_hidden = [](const grpc::Status& status) {
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INTERNAL);
+    EXPECT_FALSE(contains(status.error_message(), "refused by its save hook")) << status.error_message();
+    EXPECT_TRUE(contains(status.error_message(), "could not write its response")) << status.error_message();
+  };
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    Refusable out{5};
+    expect_hidden(client.call(one, context, Number{-1}, out));
+    EXPECT_EQ(out.value, 5);
+  }
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto reader = client.call(many, context, Number{2});
+    Refusable out;
+    ASSERT_TRUE(reader.read(out));
+    EXPECT_EQ(out.value, 1);
+    ASSERT_TRUE(reader.read(out));
+    EXPECT_EQ(out.value, 0);
+    EXPECT_FALSE(reader.read(out));
+    expect_hidden(reader.finish());
+  }
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto writer = client.call(gather, context);
+    ASSERT_TRUE(writer.write(Number{1}));
+    Refusable out{5};
+    expect_hidden(writer.finish(out));
+    EXPECT_EQ(out.value, 5);
+  }
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto stream = client.call(each, context);
+  ASSERT_TRUE(stream.write(Number{3}));
+  Refusable out;
+  ASSERT_TRUE(stream.read(out));
+  EXPECT_EQ(out.value, 3);
+  (void)stream.write(Number{-1});
+  EXPECT_FALSE(stream.read(out));
+  expect_hidden(stream.finish());
+}
+
+// A request whose save hook, the first time it runs, waits (at most 3 s) until another thread's
+// read() on the same stream returned, and records whether it did.
+struct read_gate {
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool hook_entered = false;
+  bool read_returned = false;
+  bool read_returned_during_hook = false;
+};
+struct Gated {
+  std::int64_t value = 0;
+  read_gate* gate = nullptr;  // not on the wire
+  template <class Archive>
+  void save(Archive& ar) const {
+    if (gate) {
+      std::unique_lock lock(gate->mutex);
+      if (!std::exchange(gate->hook_entered, true)) {
+        gate->changed.notify_all();
+        gate->read_returned_during_hook = gate->changed.wait_for(lock, std::chrono::seconds(3),
+                                                                 [&] { return gate->read_returned; });
+      }
+    }
+    ar(value);
+  }
+  template <class Archive>
+  void load(Archive& ar) {
+    ar(value);
+  }
+};
+
+// The client writes a request (running its save hooks) without holding the stream's lock: a read
+// from another thread starts and completes meanwhile.
+TEST(GrpcBidiStreaming, AReadCompletesWhileAWriteRunsTheRequestsSaveHook) {
+  const bifrons::grpc::bidi_streaming_method<Gated, Number> echo{"/test.Gated/Echo"};
+  bifrons::grpc::service service;
+  service.on(echo, [](grpc::CallbackServerContext&) -> bifrons::grpc::request_responder<Gated, Number> {
+    return {[](const Gated& g) -> bifrons::grpc::response_stream<Number> { return Number{g.value}; }};
+  });
+  const test_server server(service);
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto stream = bifrons::grpc::client(server.channel()).call(echo, context);
+  ASSERT_TRUE(stream.write(Gated{1}));
+  read_gate gate;
+  std::thread reader([&] {
+    {
+      std::unique_lock lock(gate.mutex);
+      gate.changed.wait_for(lock, std::chrono::seconds(5), [&] { return gate.hook_entered; });
+    }
+    Number number;
+    const bool read = stream.read(number);
+    const std::lock_guard lock(gate.mutex);
+    gate.read_returned = read && number.value == 1;
+    gate.changed.notify_all();
+  });
+  EXPECT_TRUE(stream.write(Gated{2, &gate}));
+  reader.join();
+  EXPECT_TRUE(gate.read_returned_during_hook);
+  stream.writes_done();
+  Number number;
+  ASSERT_TRUE(stream.read(number));
+  EXPECT_EQ(number.value, 2);
+  EXPECT_FALSE(stream.read(number));
+  EXPECT_TRUE(stream.finish().ok());
+}
+
 // Servers that answer a stream of requests badly (raw_server: the same bytes, count times).
 TEST(GrpcStreaming, BadAnswersToStreamsOfRequestsAreReported) {
   std::vector<std::byte> truncated = bifrons::to_bytes(Total{1000, 2000});
