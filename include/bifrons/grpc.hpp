@@ -319,6 +319,13 @@ inline ::grpc::Status handler_threw() {
   return {::grpc::StatusCode::UNKNOWN, "Unexpected error in RPC handling"};
 }
 
+/// A call that ends at once with status: one whose reactor could not be made.
+class refused_call final : public ::grpc::ServerGenericBidiReactor {
+ public:
+  explicit refused_call(const ::grpc::Status& status) { Finish(status); }
+  void OnDone() override { delete this; }
+};
+
 /// One call of a method on the server, for all four kinds: reads requests one at a time and
 /// hands each to on_request(); sends responses one at a time from a response_stream. At most one
 /// operation is outstanding at any moment (a read, or a write, or the finish), so the reactions
@@ -449,9 +456,10 @@ class unary_call final : public server_call<Request, Response> {
 
  private:
   void on_request() override {
-    Response response{};
-    if (this->proceeds([&] { return handler_(this->context_, std::as_const(this->request_), response); }))
-      this->send_last(response);
+    // Made inside the guard: its constructor is the user's code too.
+    std::optional<Response> response;
+    if (this->proceeds([&] { return handler_(this->context_, std::as_const(this->request_), response.emplace()); }))
+      this->send_last(*response);
   }
   Handler& handler_;
 };
@@ -520,12 +528,13 @@ class client_streaming_call final
     if (this->proceeds([&] { return this->per_call().on_request()(std::as_const(this->request_)); })) this->read_next();
   }
   void on_end() override {
-    Response response{};
+    std::optional<Response> response;  // made inside the guard, as unary_call's
     if (this->proceeds([&] {
+          Response& out = response.emplace();
           auto& on_end = this->per_call().on_end();
-          return on_end ? on_end(response) : ::grpc::Status::OK;
+          return on_end ? on_end(out) : ::grpc::Status::OK;
         }))
-      this->send_last(response);
+      this->send_last(*response);
   }
 };
 
@@ -629,7 +638,12 @@ class service : public ::grpc::CallbackGenericService {
     explicit method_entry(Handler h) : handler(std::move(h)) {}
     ::grpc::ServerGenericBidiReactor* start(::grpc::CallbackServerContext& context,
                                             const read_options& options) override {
-      auto* call = new Call(context, options, handler);
+      Call* call = nullptr;
+      try {
+        call = new Call(context, options, handler);  // makes a Request: the user's code
+      } catch (...) {
+        return new detail::refused_call(detail::handler_threw());
+      }
       call->begin();
       return call;
     }

@@ -1566,6 +1566,81 @@ TEST(GrpcBidiStreaming, AReadCompletesWhileAWriteRunsTheRequestsSaveHook) {
   EXPECT_TRUE(stream.finish().ok());
 }
 
+// A message whose default constructor throws off the test's own thread: on the server, where a
+// call's request, a unary handler's response and a client-streaming on_end's response are made.
+struct Touchy {
+  static inline std::thread::id client_thread;
+  Touchy() {
+    if (std::this_thread::get_id() != client_thread) throw std::runtime_error("secret detail");
+  }
+  std::int64_t value = 0;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(value);
+  }
+};
+
+TEST(GrpcStreaming, AMessageWhoseConstructorThrowsOnTheServerEndsTheCallWithUnknown) {
+  Touchy::client_thread = std::this_thread::get_id();
+  const bifrons::grpc::unary_method<Number, Touchy> one{"/test.Touchy/One"};
+  const bifrons::grpc::client_streaming_method<Number, Touchy> gather{"/test.Touchy/Gather"};
+  std::atomic<int> ended{0};
+  bifrons::grpc::service service;
+  service.on(one, [](grpc::CallbackServerContext&, const Number&, Touchy&) { return grpc::Status::OK; });
+  service.on(gather, [&ended](grpc::CallbackServerContext&) -> bifrons::grpc::request_sink<Number, Touchy> {
+    return {[](const Number&) { return grpc::Status::OK; },
+            [&ended](Touchy&) {
+              ++ended;
+              return grpc::Status::OK;
+            }};
+  });
+  const test_server server(service);
+  const bifrons::grpc::client client(server.channel());
+  for (int round = 0; round < 2; ++round) {  // the server goes on serving
+    grpc::ClientContext context;
+    set_deadline(context);
+    Touchy out;
+    grpc::Status status = client.call(one, context, Number{1}, out);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::UNKNOWN);
+    EXPECT_FALSE(contains(status.error_message(), "secret")) << status.error_message();
+    grpc::ClientContext stream_context;
+    set_deadline(stream_context);
+    auto writer = client.call(gather, stream_context);
+    ASSERT_TRUE(writer.write(Number{1}));
+    status = writer.finish(out);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::UNKNOWN);
+    EXPECT_FALSE(contains(status.error_message(), "secret")) << status.error_message();
+  }
+  EXPECT_EQ(ended.load(), 0);
+
+  // As a request: the server makes one for each call, before the handler runs.
+  const bifrons::grpc::unary_method<Touchy, Number> take{"/test.Touchy/Take"};
+  const bifrons::grpc::bidi_streaming_method<Touchy, Number> take_many{"/test.Touchy/TakeMany"};
+  bifrons::grpc::service requests;
+  requests.on(take, [](grpc::CallbackServerContext&, const Touchy&, Number&) { return grpc::Status::OK; });
+  requests.on(take_many, [](grpc::CallbackServerContext&) -> bifrons::grpc::request_responder<Touchy, Number> {
+    return {[](const Touchy&) -> bifrons::grpc::response_stream<Number> { return Number{1}; }};
+  });
+  const test_server request_server(requests);
+  const bifrons::grpc::client request_client(request_server.channel());
+  for (int round = 0; round < 2; ++round) {
+    grpc::ClientContext context;
+    set_deadline(context);
+    Number out;
+    grpc::Status status = request_client.call(take, context, Touchy{}, out);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::UNKNOWN);
+    EXPECT_FALSE(contains(status.error_message(), "secret")) << status.error_message();
+    grpc::ClientContext stream_context;
+    set_deadline(stream_context);
+    auto stream = request_client.call(take_many, stream_context);
+    (void)stream.write(Touchy{});
+    EXPECT_FALSE(stream.read(out));
+    status = stream.finish();
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::UNKNOWN);
+    EXPECT_FALSE(contains(status.error_message(), "secret")) << status.error_message();
+  }
+}
+
 // Servers that answer a stream of requests badly (raw_server: the same bytes, count times).
 TEST(GrpcStreaming, BadAnswersToStreamsOfRequestsAreReported) {
   std::vector<std::byte> truncated = bifrons::to_bytes(Total{1000, 2000});
