@@ -1257,6 +1257,47 @@ TEST(GrpcStreaming, ABadRequestInTheMiddleIsInvalidArgumentWithTheOffset) {
   EXPECT_TRUE(numbers.counts.all_gone());
 }
 
+// Messages of no bytes, in every position of a stream, both ways: not a value of any bifrons
+// type, so each is refused with the library's text for an empty input.
+TEST(GrpcStreaming, EmptyMessagesAreInvalidArgumentWherever) {
+  const number_server numbers;
+  const auto channel = numbers.server->channel();
+  const std::vector<std::byte> two = bifrons::to_bytes(Number{2});
+  const std::vector<std::byte> empty;
+  const std::string expected = bifrons::try_from_bytes<Number>(empty).message();
+  for (const auto& requests : std::vector<std::vector<std::vector<std::byte>>>{
+           {empty}, {empty, two}, {two, empty}, {two, empty, two}}) {
+    for (const std::string& path : {sum.path, expand.path}) {
+      const raw_stream_result result = call_raw_stream(channel, path, requests);
+      EXPECT_EQ(result.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << path;
+      EXPECT_EQ(result.status.error_message(), expected) << path;
+    }
+  }
+  for (const int count : {1, 2}) {
+    raw_server empties(empty, count);
+    const test_server server(empties);
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto writer = bifrons::grpc::client(server.channel()).call(sum, context);
+    (void)writer.write(Number{1});
+    Total total{-5, -5};
+    const grpc::Status status = writer.finish(total);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(status.error_message(), bifrons::try_from_bytes<Total>(empty).message());
+    EXPECT_EQ(total.sum, -5);
+    grpc::ClientContext stream_context;
+    set_deadline(stream_context);
+    auto stream = bifrons::grpc::client(server.channel()).call(expand, stream_context);
+    (void)stream.write(Number{1});
+    Order order;
+    EXPECT_FALSE(stream.read(order));
+    const grpc::Status stream_status = stream.finish();
+    EXPECT_EQ(stream_status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(stream_status.error_message(), bifrons::try_from_bytes<Order>(empty).message());
+  }
+  EXPECT_TRUE(numbers.counts.all_gone());
+}
+
 TEST(GrpcStreaming, AClientThatCancelsOrGoesAwayEndsTheServersCall) {
   const number_server numbers;
   const bifrons::grpc::client client = numbers.client();
