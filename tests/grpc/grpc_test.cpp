@@ -1265,8 +1265,8 @@ TEST(GrpcStreaming, EmptyMessagesAreInvalidArgumentWherever) {
   const std::vector<std::byte> two = bifrons::to_bytes(Number{2});
   const std::vector<std::byte> empty;
   const std::string expected = bifrons::try_from_bytes<Number>(empty).message();
-  for (const auto& requests : std::vector<std::vector<std::vector<std::byte>>>{
-           {empty}, {empty, two}, {two, empty}, {two, empty, two}}) {
+  for (const auto& requests :
+       std::vector<std::vector<std::vector<std::byte>>>{{empty}, {empty, two}, {two, empty}, {two, empty, two}}) {
     for (const std::string& path : {sum.path, expand.path}) {
       const raw_stream_result result = call_raw_stream(channel, path, requests);
       EXPECT_EQ(result.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << path;
@@ -1295,6 +1295,116 @@ TEST(GrpcStreaming, EmptyMessagesAreInvalidArgumentWherever) {
     EXPECT_EQ(stream_status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
     EXPECT_EQ(stream_status.error_message(), bifrons::try_from_bytes<Order>(empty).message());
   }
+  EXPECT_TRUE(numbers.counts.all_gone());
+}
+
+// The read_options' budget is each message's, in a stream of requests and of responses: a call of
+// many messages each within it reads them all, and one message over it ends the call.
+struct Text {
+  std::string text;
+};
+TEST(GrpcStreaming, TheBudgetIsEachMessagesNotTheStreams) {
+  const bifrons::grpc::client_streaming_method<Text, Total> count{"/test.Budget/Count"};
+  const bifrons::grpc::bidi_streaming_method<Text, Text> echo_texts{"/test.Budget/Echo"};
+  bifrons::read_options options;
+  options.max_alloc_bytes = 1000;
+  bifrons::grpc::service service(options);
+  service.on(count, [](grpc::CallbackServerContext&) -> bifrons::grpc::request_sink<Text, Total> {
+    auto total = std::make_shared<Total>();
+    return {[total](const Text& t) {
+              total->sum += static_cast<std::int64_t>(t.text.size());
+              ++total->count;
+              return grpc::Status::OK;
+            },
+            [total](Total& out) {
+              out = *total;
+              return grpc::Status::OK;
+            }};
+  });
+  service.on(echo_texts, [](grpc::CallbackServerContext&) -> bifrons::grpc::request_responder<Text, Text> {
+    return {[](const Text& t) -> bifrons::grpc::response_stream<Text> { return Text{t.text + t.text}; }};
+  });
+  const test_server server(service);
+  const bifrons::grpc::client client(server.channel(), options);
+  const std::string within(800, 'w');
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto writer = client.call(count, context);
+    for (int i = 0; i < 50; ++i) ASSERT_TRUE(writer.write(Text{within}));
+    Total total;
+    ASSERT_TRUE(writer.finish(total).ok());
+    EXPECT_EQ(total.sum, 50 * 800);
+    EXPECT_EQ(total.count, 50);
+  }
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto writer = client.call(count, context);
+    ASSERT_TRUE(writer.write(Text{within}));
+    (void)writer.write(Text{std::string(1200, 'o')});
+    Total total;
+    const grpc::Status status = writer.finish(total);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_TRUE(contains(status.error_message(), "allocation budget exceeded")) << status.error_message();
+  }
+  // Responses twice the request: 400 bytes read back 50 times; then 600, whose answer is over.
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto stream = client.call(echo_texts, context);
+  Text answer;
+  for (int i = 0; i < 50; ++i) {
+    ASSERT_TRUE(stream.write(Text{std::string(400, 'e')}));
+    ASSERT_TRUE(stream.read(answer));
+    EXPECT_EQ(answer.text.size(), 800u);
+  }
+  ASSERT_TRUE(stream.write(Text{std::string(600, 'e')}));
+  EXPECT_FALSE(stream.read(answer));
+  const grpc::Status status = stream.finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(status.error_message(), "allocation budget exceeded")) << status.error_message();
+}
+
+// A stream goes on after the client and the channel that started it are gone (the call holds the
+// channel); finish() from one thread ends a read() blocked in another (the server sends nothing
+// for 0); a stream destroyed with a read outstanding elsewhere is not tested: that is the
+// caller's error, as destroying any object in use is.
+TEST(GrpcBidiStreaming, AStreamOutlivesItsClientAndFinishEndsABlockedRead) {
+  const number_server numbers;
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    std::optional<bifrons::grpc::bidi_stream<Number, Order>> stream;
+    {
+      const std::shared_ptr<grpc::Channel> channel = numbers.server->channel();
+      const bifrons::grpc::client client(channel);
+      stream.emplace(client.call(expand, context));
+    }
+    ASSERT_TRUE(stream->write(Number{3}));
+    EXPECT_TRUE(read_expansion(*stream, 3));
+    stream->writes_done();
+    Order order;
+    EXPECT_FALSE(stream->read(order));
+    EXPECT_TRUE(stream->finish().ok());
+  }
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto stream = numbers.client().call(expand, context);
+  ASSERT_TRUE(stream.write(Number{0}));
+  std::atomic<bool> read_returned{false};
+  bool read = true;
+  std::thread reader([&] {
+    Order order;
+    read = stream.read(order);
+    read_returned = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(read_returned.load());  // nothing to read yet
+  const grpc::Status status = stream.finish();
+  reader.join();
+  EXPECT_FALSE(read);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::CANCELLED) << status.error_message();
+  EXPECT_FALSE(stream.write(Number{1}));
   EXPECT_TRUE(numbers.counts.all_gone());
 }
 
