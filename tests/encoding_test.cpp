@@ -266,7 +266,7 @@ std::vector<std::byte> random_piece(std::mt19937_64& rng) {
       return out;
     }
     default: {
-      const std::size_t n = 1 + rng() % 9;
+      const auto n = static_cast<std::size_t>(1 + rng() % 9);
       for (std::size_t i = 0; i < n; ++i) out.push_back(static_cast<std::byte>(0x80 | (rng() & 0x7f)));
       return out;
     }
@@ -278,7 +278,7 @@ TEST(Varint, LongSpellingsInEveryFieldReadAsTheReferenceByBothStructReaders) {
   int unchecked_accepted = 0;
   for (int round = 0; round < 20000; ++round) {
     std::vector<std::byte> body;
-    const std::size_t pieces = rng() % 6;
+    const auto pieces = static_cast<std::size_t>(rng() % 6);
     for (std::size_t i = 0; i < pieces; ++i) append(body, random_piece(rng));
     SCOPED_TRACE(testing::Message() << "round " << round << ", body of " << body.size() << " bytes");
     const reference_wide expected = reference_wide_read(body);
