@@ -319,6 +319,13 @@ inline ::grpc::Status handler_threw() {
   return {::grpc::StatusCode::UNKNOWN, "Unexpected error in RPC handling"};
 }
 
+/// A call that ends at once with status: one whose reactor could not be made.
+class refused_call final : public ::grpc::ServerGenericBidiReactor {
+ public:
+  explicit refused_call(const ::grpc::Status& status) { Finish(status); }
+  void OnDone() override { delete this; }
+};
+
 /// One call of a method on the server, for all four kinds: reads requests one at a time and
 /// hands each to on_request(); sends responses one at a time from a response_stream. At most one
 /// operation is outstanding at any moment (a read, or a write, or the finish), so the reactions
@@ -407,10 +414,7 @@ class server_call : public ::grpc::ServerGenericBidiReactor {
   }
   /// Sends response as the call's last message, with OK.
   void send_last(const Response& response) {
-    if (const ::grpc::Status status = write_message(response, out_); !status.ok()) {
-      finish(status);
-      return;
-    }
+    if (!write_response(response)) return;
     StartWriteAndFinish(&out_, ::grpc::WriteOptions(), ::grpc::Status::OK);
   }
 
@@ -426,11 +430,16 @@ class server_call : public ::grpc::ServerGenericBidiReactor {
       on_responses_sent();
       return;
     }
-    if (const ::grpc::Status status = write_message(**response, out_); !status.ok()) {
-      finish(status);
-      return;
-    }
+    if (!write_response(**response)) return;
     StartWrite(&out_);
+  }
+  /// response's bytes into out_; false if it cannot be written, and then the call ended with
+  /// INTERNAL and a text of its own: the writer's (a save hook's exception, the type names of the
+  /// library's) is the server's business, as a handler's exception is (handler_threw).
+  bool write_response(const Response& response) {
+    if (write_message(response, out_).ok()) return true;
+    finish({::grpc::StatusCode::INTERNAL, "bifrons: the server could not write its response"});
+    return false;
   }
 
   const read_options& options_;
@@ -447,9 +456,10 @@ class unary_call final : public server_call<Request, Response> {
 
  private:
   void on_request() override {
-    Response response{};
-    if (this->proceeds([&] { return handler_(this->context_, std::as_const(this->request_), response); }))
-      this->send_last(response);
+    // Made inside the guard: its constructor is the user's code too.
+    std::optional<Response> response;
+    if (this->proceeds([&] { return handler_(this->context_, std::as_const(this->request_), response.emplace()); }))
+      this->send_last(*response);
   }
   Handler& handler_;
 };
@@ -518,12 +528,13 @@ class client_streaming_call final
     if (this->proceeds([&] { return this->per_call().on_request()(std::as_const(this->request_)); })) this->read_next();
   }
   void on_end() override {
-    Response response{};
+    std::optional<Response> response;  // made inside the guard, as unary_call's
     if (this->proceeds([&] {
+          Response& out = response.emplace();
           auto& on_end = this->per_call().on_end();
-          return on_end ? on_end(response) : ::grpc::Status::OK;
+          return on_end ? on_end(out) : ::grpc::Status::OK;
         }))
-      this->send_last(response);
+      this->send_last(*response);
   }
 };
 
@@ -627,7 +638,12 @@ class service : public ::grpc::CallbackGenericService {
     explicit method_entry(Handler h) : handler(std::move(h)) {}
     ::grpc::ServerGenericBidiReactor* start(::grpc::CallbackServerContext& context,
                                             const read_options& options) override {
-      auto* call = new Call(context, options, handler);
+      Call* call = nullptr;
+      try {
+        call = new Call(context, options, handler);  // makes a Request: the user's code
+      } catch (...) {
+        return new detail::refused_call(detail::handler_threw());
+      }
       call->begin();
       return call;
     }
@@ -687,13 +703,15 @@ class client_stream final : public ::grpc::ClientBidiReactor<::grpc::ByteBuffer,
     std::unique_lock lock(mutex_);
     changed_.wait(lock, [&] { return !writing_; });
     if (writes_closed_ || write_failed_ || !open()) return false;
-    if (::grpc::Status written = write_message(request, out_); !written.ok()) {
-      lock.unlock();
-      fail(std::move(written));
-      return false;
-    }
+    // The write is taken before the request is written, outside the lock: the user's save hooks
+    // then hold up no reaction (a read completing on gRPC's thread, for another thread's read()).
     writing_ = true;
     lock.unlock();
+    if (::grpc::Status written = write_message(request, out_); !written.ok()) {
+      fail(std::move(written));  // first: finish(), waiting for the write, returns this failure
+      write_completed(false);
+      return false;
+    }
     this->StartWrite(&out_);
     lock.lock();
     changed_.wait(lock, [&] { return !writing_; });

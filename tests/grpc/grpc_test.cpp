@@ -1257,6 +1257,228 @@ TEST(GrpcStreaming, ABadRequestInTheMiddleIsInvalidArgumentWithTheOffset) {
   EXPECT_TRUE(numbers.counts.all_gone());
 }
 
+// Messages of no bytes, in every position of a stream, both ways: not a value of any bifrons
+// type, so each is refused with the library's text for an empty input.
+TEST(GrpcStreaming, EmptyMessagesAreInvalidArgumentWherever) {
+  const number_server numbers;
+  const auto channel = numbers.server->channel();
+  const std::vector<std::byte> two = bifrons::to_bytes(Number{2});
+  const std::vector<std::byte> empty;
+  const std::string expected = bifrons::try_from_bytes<Number>(empty).message();
+  for (const auto& requests :
+       std::vector<std::vector<std::vector<std::byte>>>{{empty}, {empty, two}, {two, empty}, {two, empty, two}}) {
+    for (const std::string& path : {sum.path, expand.path}) {
+      const raw_stream_result result = call_raw_stream(channel, path, requests);
+      EXPECT_EQ(result.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << path;
+      EXPECT_EQ(result.status.error_message(), expected) << path;
+    }
+  }
+  for (const int count : {1, 2}) {
+    raw_server empties(empty, count);
+    const test_server server(empties);
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto writer = bifrons::grpc::client(server.channel()).call(sum, context);
+    (void)writer.write(Number{1});
+    Total total{-5, -5};
+    const grpc::Status status = writer.finish(total);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(status.error_message(), bifrons::try_from_bytes<Total>(empty).message());
+    EXPECT_EQ(total.sum, -5);
+    grpc::ClientContext stream_context;
+    set_deadline(stream_context);
+    auto stream = bifrons::grpc::client(server.channel()).call(expand, stream_context);
+    (void)stream.write(Number{1});
+    Order order;
+    EXPECT_FALSE(stream.read(order));
+    const grpc::Status stream_status = stream.finish();
+    EXPECT_EQ(stream_status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(stream_status.error_message(), bifrons::try_from_bytes<Order>(empty).message());
+  }
+  EXPECT_TRUE(numbers.counts.all_gone());
+}
+
+// The read_options' budget is each message's, in a stream of requests and of responses: a call of
+// many messages each within it reads them all, and one message over it ends the call.
+struct Text {
+  std::string text;
+};
+TEST(GrpcStreaming, TheBudgetIsEachMessagesNotTheStreams) {
+  const bifrons::grpc::client_streaming_method<Text, Total> count{"/test.Budget/Count"};
+  const bifrons::grpc::bidi_streaming_method<Text, Text> echo_texts{"/test.Budget/Echo"};
+  bifrons::read_options options;
+  options.max_alloc_bytes = 1000;
+  bifrons::grpc::service service(options);
+  service.on(count, [](grpc::CallbackServerContext&) -> bifrons::grpc::request_sink<Text, Total> {
+    auto total = std::make_shared<Total>();
+    return {[total](const Text& t) {
+              total->sum += static_cast<std::int64_t>(t.text.size());
+              ++total->count;
+              return grpc::Status::OK;
+            },
+            [total](Total& out) {
+              out = *total;
+              return grpc::Status::OK;
+            }};
+  });
+  service.on(echo_texts, [](grpc::CallbackServerContext&) -> bifrons::grpc::request_responder<Text, Text> {
+    return {[](const Text& t) -> bifrons::grpc::response_stream<Text> { return Text{t.text + t.text}; }};
+  });
+  const test_server server(service);
+  const bifrons::grpc::client client(server.channel(), options);
+  const std::string within(800, 'w');
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto writer = client.call(count, context);
+    for (int i = 0; i < 50; ++i) ASSERT_TRUE(writer.write(Text{within}));
+    Total total;
+    ASSERT_TRUE(writer.finish(total).ok());
+    EXPECT_EQ(total.sum, 50 * 800);
+    EXPECT_EQ(total.count, 50);
+  }
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto writer = client.call(count, context);
+    ASSERT_TRUE(writer.write(Text{within}));
+    (void)writer.write(Text{std::string(1200, 'o')});
+    Total total;
+    const grpc::Status status = writer.finish(total);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_TRUE(contains(status.error_message(), "allocation budget exceeded")) << status.error_message();
+  }
+  // Responses twice the request: 400 bytes read back 50 times; then 600, whose answer is over.
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto stream = client.call(echo_texts, context);
+  Text answer;
+  for (int i = 0; i < 50; ++i) {
+    ASSERT_TRUE(stream.write(Text{std::string(400, 'e')}));
+    ASSERT_TRUE(stream.read(answer));
+    EXPECT_EQ(answer.text.size(), 800u);
+  }
+  ASSERT_TRUE(stream.write(Text{std::string(600, 'e')}));
+  EXPECT_FALSE(stream.read(answer));
+  const grpc::Status status = stream.finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(contains(status.error_message(), "allocation budget exceeded")) << status.error_message();
+}
+
+// A stream goes on after the client and the channel that started it are gone (the call holds the
+// channel); finish() from one thread ends a read() blocked in another (the server sends nothing
+// for 0); a stream destroyed with a read outstanding elsewhere is not tested: that is the
+// caller's error, as destroying any object in use is.
+TEST(GrpcBidiStreaming, AStreamOutlivesItsClientAndFinishEndsABlockedRead) {
+  const number_server numbers;
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    std::optional<bifrons::grpc::bidi_stream<Number, Order>> stream;
+    {
+      const std::shared_ptr<grpc::Channel> channel = numbers.server->channel();
+      const bifrons::grpc::client client(channel);
+      stream.emplace(client.call(expand, context));
+    }
+    ASSERT_TRUE(stream->write(Number{3}));
+    EXPECT_TRUE(read_expansion(*stream, 3));
+    stream->writes_done();
+    Order order;
+    EXPECT_FALSE(stream->read(order));
+    EXPECT_TRUE(stream->finish().ok());
+  }
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto stream = numbers.client().call(expand, context);
+  ASSERT_TRUE(stream.write(Number{0}));
+  std::atomic<bool> read_returned{false};
+  bool read = true;
+  std::thread reader([&] {
+    Order order;
+    read = stream.read(order);
+    read_returned = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(read_returned.load());  // nothing to read yet
+  const grpc::Status status = stream.finish();
+  reader.join();
+  EXPECT_FALSE(read);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::CANCELLED) << status.error_message();
+  EXPECT_FALSE(stream.write(Number{1}));
+  EXPECT_TRUE(numbers.counts.all_gone());
+}
+
+// A server shut down (at once) while a client-streaming and a bidi call wait for requests, and a
+// server-streaming call for its client to read: each ends on both sides, no on_end runs, and
+// the calls' states are destroyed (AddressSanitizer: nothing used after).
+TEST(GrpcStreaming, AServerShutDownMidStreamEndsItsCalls) {
+  call_counts counts;
+  bifrons::grpc::service service;
+  add_number_methods(service, counts);
+  add_account_methods(service);
+  const test_server server(service);
+  const bifrons::grpc::client client(server.channel());
+  grpc::ClientContext sum_context, expand_context, orders_context;
+  for (grpc::ClientContext* context : {&sum_context, &expand_context, &orders_context}) set_deadline(*context);
+  auto writer = client.call(sum, sum_context);
+  ASSERT_TRUE(writer.write(Number{1}));
+  auto stream = client.call(expand, expand_context);
+  ASSERT_TRUE(stream.write(Number{2}));
+  EXPECT_TRUE(read_expansion(stream, 2));
+  auto reader = client.call(orders, orders_context, Range{0, 1000000});
+  Order order;
+  ASSERT_TRUE(reader.read(order));
+
+  const auto start = std::chrono::steady_clock::now();
+  server.server->Shutdown(in(std::chrono::milliseconds(0)));
+  EXPECT_FALSE(stream.read(order));
+  EXPECT_FALSE(stream.finish().ok());
+  Total total{-5, -5};
+  EXPECT_FALSE(writer.finish(total).ok());
+  EXPECT_EQ(total.sum, -5);
+  while (reader.read(order)) {
+  }
+  EXPECT_FALSE(reader.finish().ok());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));  // not the deadline
+  EXPECT_TRUE(counts.all_gone());
+  EXPECT_EQ(counts.ended.load(), 0);
+}
+
+// A writer thread, a reader thread and finish() from a third at a random moment, on one bidi
+// stream, many times (AddressSanitizer and UndefinedBehaviorSanitizer watch): every call ends
+// with OK or CANCELLED, each thread's operations return, and no server call is left.
+TEST(GrpcBidiStreaming, FinishRacingAWriterAndAReader) {
+  const number_server numbers;
+  const bifrons::grpc::client client = numbers.client();
+  std::mt19937 random(42);
+  int cancelled = 0;
+  for (int round = 0; round < 60; ++round) {
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto stream = client.call(expand, context);
+    const int requests = static_cast<int>(random() % 20);
+    const auto wait = std::chrono::microseconds(random() % 3000);
+    std::thread writer([&] {
+      for (int i = 0; i < requests; ++i)
+        if (!stream.write(Number{i % 3 + 1})) break;
+      stream.writes_done();
+    });
+    std::thread reader([&] {
+      Order order;
+      while (stream.read(order)) {
+      }
+    });
+    std::this_thread::sleep_for(wait);
+    const grpc::Status status = stream.finish();
+    writer.join();
+    reader.join();
+    EXPECT_TRUE(status.ok() || status.error_code() == grpc::StatusCode::CANCELLED) << status.error_message();
+    if (!status.ok()) ++cancelled;
+  }
+  EXPECT_TRUE(numbers.counts.all_gone());
+  EXPECT_GT(cancelled, 0);  // finish() met calls still running
+}
+
 TEST(GrpcStreaming, AClientThatCancelsOrGoesAwayEndsTheServersCall) {
   const number_server numbers;
   const bifrons::grpc::client client = numbers.client();
@@ -1425,6 +1647,220 @@ TEST(GrpcStreaming, ARequestTheClientCannotWriteEndsTheCall) {
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INTERNAL);
   EXPECT_TRUE(contains(status.error_message(), "refused by its save hook")) << status.error_message();
   EXPECT_EQ(ended.load(), 0);  // cancelled, not ended
+}
+
+// A response whose save hook throws (Refusable{-1}), from a method of each kind: the client sees
+// INTERNAL and not the hook's text, which is the server's business like a handler's exception.
+TEST(GrpcService, AResponseTheServerCannotWriteDoesNotShowTheClientWhy) {
+  const bifrons::grpc::unary_method<Number, Refusable> one{"/test.Unwritable/One"};
+  const bifrons::grpc::server_streaming_method<Number, Refusable> many{"/test.Unwritable/Many"};
+  const bifrons::grpc::client_streaming_method<Number, Refusable> gather{"/test.Unwritable/Gather"};
+  const bifrons::grpc::bidi_streaming_method<Number, Refusable> each{"/test.Unwritable/Each"};
+  bifrons::grpc::service service;
+  service.on(one, [](grpc::CallbackServerContext&, const Number& n, Refusable& out) {
+    out.value = n.value;
+    return grpc::Status::OK;
+  });
+  // The responses n - 1 down to -1: the last cannot be written.
+  service.on(many, [](grpc::CallbackServerContext&, const Number& n) -> bifrons::grpc::response_stream<Refusable> {
+    return [next = n.value - 1]() mutable { return std::optional<Refusable>(Refusable{next--}); };
+  });
+  service.on(gather, [](grpc::CallbackServerContext&) -> bifrons::grpc::request_sink<Number, Refusable> {
+    return {[](const Number&) { return grpc::Status::OK; },
+            [](Refusable& out) {
+              out.value = -1;
+              return grpc::Status::OK;
+            }};
+  });
+  service.on(each, [](grpc::CallbackServerContext&) -> bifrons::grpc::request_responder<Number, Refusable> {
+    return {[](const Number& n) -> bifrons::grpc::response_stream<Refusable> { return Refusable{n.value}; }};
+  });
+  const test_server server(service);
+  const bifrons::grpc::client client(server.channel());
+  const auto expect_hidden = [](const grpc::Status& status) {
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INTERNAL);
+    EXPECT_FALSE(contains(status.error_message(), "refused by its save hook")) << status.error_message();
+    EXPECT_TRUE(contains(status.error_message(), "could not write its response")) << status.error_message();
+  };
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    Refusable out{5};
+    expect_hidden(client.call(one, context, Number{-1}, out));
+    EXPECT_EQ(out.value, 5);
+  }
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto reader = client.call(many, context, Number{2});
+    Refusable out;
+    ASSERT_TRUE(reader.read(out));
+    EXPECT_EQ(out.value, 1);
+    ASSERT_TRUE(reader.read(out));
+    EXPECT_EQ(out.value, 0);
+    EXPECT_FALSE(reader.read(out));
+    expect_hidden(reader.finish());
+  }
+  {
+    grpc::ClientContext context;
+    set_deadline(context);
+    auto writer = client.call(gather, context);
+    ASSERT_TRUE(writer.write(Number{1}));
+    Refusable out{5};
+    expect_hidden(writer.finish(out));
+    EXPECT_EQ(out.value, 5);
+  }
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto stream = client.call(each, context);
+  ASSERT_TRUE(stream.write(Number{3}));
+  Refusable out;
+  ASSERT_TRUE(stream.read(out));
+  EXPECT_EQ(out.value, 3);
+  (void)stream.write(Number{-1});
+  EXPECT_FALSE(stream.read(out));
+  expect_hidden(stream.finish());
+}
+
+// A request whose save hook, the first time it runs, waits (at most 3 s) until another thread's
+// read() on the same stream returned, and records whether it did.
+struct read_gate {
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool hook_entered = false;
+  bool read_returned = false;
+  bool read_returned_during_hook = false;
+};
+struct Gated {
+  std::int64_t value = 0;
+  read_gate* gate = nullptr;  // not on the wire
+  template <class Archive>
+  void save(Archive& ar) const {
+    if (gate) {
+      std::unique_lock lock(gate->mutex);
+      if (!std::exchange(gate->hook_entered, true)) {
+        gate->changed.notify_all();
+        gate->read_returned_during_hook = gate->changed.wait_for(lock, std::chrono::seconds(3),
+                                                                 [&] { return gate->read_returned; });
+      }
+    }
+    ar(value);
+  }
+  template <class Archive>
+  void load(Archive& ar) {
+    ar(value);
+  }
+};
+
+// The client writes a request (running its save hooks) without holding the stream's lock: a read
+// from another thread starts and completes meanwhile.
+TEST(GrpcBidiStreaming, AReadCompletesWhileAWriteRunsTheRequestsSaveHook) {
+  const bifrons::grpc::bidi_streaming_method<Gated, Number> echo{"/test.Gated/Echo"};
+  bifrons::grpc::service service;
+  service.on(echo, [](grpc::CallbackServerContext&) -> bifrons::grpc::request_responder<Gated, Number> {
+    return {[](const Gated& g) -> bifrons::grpc::response_stream<Number> { return Number{g.value}; }};
+  });
+  const test_server server(service);
+  grpc::ClientContext context;
+  set_deadline(context);
+  auto stream = bifrons::grpc::client(server.channel()).call(echo, context);
+  ASSERT_TRUE(stream.write(Gated{1}));
+  read_gate gate;
+  std::thread reader([&] {
+    {
+      std::unique_lock lock(gate.mutex);
+      gate.changed.wait_for(lock, std::chrono::seconds(5), [&] { return gate.hook_entered; });
+    }
+    Number number;
+    const bool read = stream.read(number);
+    const std::lock_guard lock(gate.mutex);
+    gate.read_returned = read && number.value == 1;
+    gate.changed.notify_all();
+  });
+  EXPECT_TRUE(stream.write(Gated{2, &gate}));
+  reader.join();
+  EXPECT_TRUE(gate.read_returned_during_hook);
+  stream.writes_done();
+  Number number;
+  ASSERT_TRUE(stream.read(number));
+  EXPECT_EQ(number.value, 2);
+  EXPECT_FALSE(stream.read(number));
+  EXPECT_TRUE(stream.finish().ok());
+}
+
+// A message whose default constructor throws off the test's own thread: on the server, where a
+// call's request, a unary handler's response and a client-streaming on_end's response are made.
+struct Touchy {
+  static inline std::thread::id client_thread;
+  Touchy() {
+    if (std::this_thread::get_id() != client_thread) throw std::runtime_error("secret detail");
+  }
+  std::int64_t value = 0;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(value);
+  }
+};
+
+TEST(GrpcStreaming, AMessageWhoseConstructorThrowsOnTheServerEndsTheCallWithUnknown) {
+  Touchy::client_thread = std::this_thread::get_id();
+  const bifrons::grpc::unary_method<Number, Touchy> one{"/test.Touchy/One"};
+  const bifrons::grpc::client_streaming_method<Number, Touchy> gather{"/test.Touchy/Gather"};
+  std::atomic<int> ended{0};
+  bifrons::grpc::service service;
+  service.on(one, [](grpc::CallbackServerContext&, const Number&, Touchy&) { return grpc::Status::OK; });
+  service.on(gather, [&ended](grpc::CallbackServerContext&) -> bifrons::grpc::request_sink<Number, Touchy> {
+    return {[](const Number&) { return grpc::Status::OK; },
+            [&ended](Touchy&) {
+              ++ended;
+              return grpc::Status::OK;
+            }};
+  });
+  const test_server server(service);
+  const bifrons::grpc::client client(server.channel());
+  for (int round = 0; round < 2; ++round) {  // the server goes on serving
+    grpc::ClientContext context;
+    set_deadline(context);
+    Touchy out;
+    grpc::Status status = client.call(one, context, Number{1}, out);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::UNKNOWN);
+    EXPECT_FALSE(contains(status.error_message(), "secret")) << status.error_message();
+    grpc::ClientContext stream_context;
+    set_deadline(stream_context);
+    auto writer = client.call(gather, stream_context);
+    ASSERT_TRUE(writer.write(Number{1}));
+    status = writer.finish(out);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::UNKNOWN);
+    EXPECT_FALSE(contains(status.error_message(), "secret")) << status.error_message();
+  }
+  EXPECT_EQ(ended.load(), 0);
+
+  // As a request: the server makes one for each call, before the handler runs.
+  const bifrons::grpc::unary_method<Touchy, Number> take{"/test.Touchy/Take"};
+  const bifrons::grpc::bidi_streaming_method<Touchy, Number> take_many{"/test.Touchy/TakeMany"};
+  bifrons::grpc::service requests;
+  requests.on(take, [](grpc::CallbackServerContext&, const Touchy&, Number&) { return grpc::Status::OK; });
+  requests.on(take_many, [](grpc::CallbackServerContext&) -> bifrons::grpc::request_responder<Touchy, Number> {
+    return {[](const Touchy&) -> bifrons::grpc::response_stream<Number> { return Number{1}; }};
+  });
+  const test_server request_server(requests);
+  const bifrons::grpc::client request_client(request_server.channel());
+  for (int round = 0; round < 2; ++round) {
+    grpc::ClientContext context;
+    set_deadline(context);
+    Number out;
+    grpc::Status status = request_client.call(take, context, Touchy{}, out);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::UNKNOWN);
+    EXPECT_FALSE(contains(status.error_message(), "secret")) << status.error_message();
+    grpc::ClientContext stream_context;
+    set_deadline(stream_context);
+    auto stream = request_client.call(take_many, stream_context);
+    (void)stream.write(Touchy{});
+    EXPECT_FALSE(stream.read(out));
+    status = stream.finish();
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::UNKNOWN);
+    EXPECT_FALSE(contains(status.error_message(), "secret")) << status.error_message();
+  }
 }
 
 // Servers that answer a stream of requests badly (raw_server: the same bytes, count times).
