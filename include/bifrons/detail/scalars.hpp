@@ -23,7 +23,13 @@ concept one_byte_char = std::is_same_v<std::remove_cv_t<T>, char> || std::is_sam
 /// Integers that travel as varints: every integral type but bool, char and char8_t
 /// (a char is a code unit, not a number, and its signedness differs between platforms).
 template <class T>
-concept varint_integer = std::is_integral_v<T> && !std::is_same_v<std::remove_cv_t<T>, bool> && !one_byte_char<T>;
+concept varint_integer = std::is_integral_v<T> && sizeof(T) <= 8 && !std::is_same_v<std::remove_cv_t<T>, bool> &&
+                         !one_byte_char<T>;
+
+/// Integers wider than 64 bits (__int128, which GCC and clang count as integral in their GNU
+/// modes): format v1 has no encoding for them, and a varint would drop their high bits.
+template <class T>
+concept wide_integer = std::is_integral_v<T> && (sizeof(T) > 8);
 
 /// wchar_t is 16 bits on Windows and 32 elsewhere, signed on some platforms: it travels as
 /// the unsigned 32-bit value of its code unit.
@@ -124,8 +130,9 @@ BIFRONS_INLINE void read_varint_integer(source& in, T& v) noexcept {
 
 /// Element types that a contiguous array stores as one raw little-endian block.
 template <class T>
-concept block_element = (std::is_arithmetic_v<T> && !std::is_same_v<std::remove_cv_t<T>, long double>) ||
-                        std::is_same_v<std::remove_cv_t<T>, std::byte>;
+concept block_element =
+    (std::is_arithmetic_v<T> && !std::is_same_v<std::remove_cv_t<T>, long double> && !wide_integer<T>) ||
+    std::is_same_v<std::remove_cv_t<T>, std::byte>;
 
 /// Width of one element on the wire. Platform-width types travel at their widest width so that
 /// 32- and 64-bit hosts write the same bytes: long and unsigned long as 8 bytes, wchar_t as 4.
