@@ -891,8 +891,8 @@ struct codec : detail::primary_codec_base<T> {
   static_assert(!std::is_array_v<T>,
                 "bifrons: C arrays need #include <bifrons/types/array.hpp> (or <bifrons/bifrons.hpp>)");
   static_assert((!std::is_reference_v<T> && !std::is_function_v<T> && !std::is_union_v<T> && std::is_class_v<T>) ||
-                    std::is_same_v<std::remove_cv_t<T>, long double> || std::is_array_v<T> ||
-                    std::is_pointer_v<T> || detail::wide_integer<T>,  // refused above
+                    std::is_same_v<std::remove_cv_t<T>, long double> || std::is_array_v<T> || std::is_pointer_v<T> ||
+                    detail::wide_integer<T>,  // refused above
                 "bifrons: this type cannot be serialized: it is not a class, and no codec covers it");
   static_assert([] {
     if constexpr (std::is_class_v<T> && !missing) detail::check_hooks<T>();
