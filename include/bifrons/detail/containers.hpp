@@ -338,18 +338,19 @@ struct sequence_codec {
 
   static std::size_t size(const C& c) { return sequence_size(c, range_size(c)); }
   /// Elements of a bounded size (small structs, integers) are counted at their maximum, without
-  /// visiting them.
-  /// Elements of an unbounded size that have a bound of their own (structs: each bounded field
-  /// at its maximum, so that a 64-bit id costs no varint length) are summed by it.
+  /// visiting them; elements of an unbounded size that have a bound of their own (structs: each
+  /// bounded field at its maximum, so that a 64-bit id costs no varint length) are summed by it.
   static std::size_t size_bound(const C& c) {
     constexpr std::size_t max = max_size_of<T>;
-    if constexpr (!block_element<T> && !record<T> && max != unbounded && max != 0) {
-      const std::size_t n = range_size(c);
-      if (n <= (unbounded - max_varint_size) / max) return varint_size(n) + n * max;
-    } else if constexpr (!block_element<T> && !record<T> && requires(const T& e) { codec_of<T>::size_bound(e); }) {
-      std::size_t total = varint_size(range_size(c));
-      for (const T& e : c) total += codec_of<T>::size_bound(e);
-      return total;
+    if constexpr (!block_element<T> && !record<T>) {
+      if constexpr (max != unbounded && max != 0) {
+        const std::size_t n = range_size(c);
+        if (n <= (unbounded - max_varint_size) / max) return varint_size(n) + n * max;
+      } else if constexpr (requires(const T& e) { codec_of<T>::size_bound(e); }) {
+        std::size_t total = varint_size(range_size(c));
+        for (const T& e : c) total += codec_of<T>::size_bound(e);
+        return total;
+      }
     }
     return size(c);
   }

@@ -51,14 +51,6 @@ BIFRONS_INLINE std::size_t varint_integer_size(T v) noexcept {
   return varint_data_size(varint_raw(v));
 }
 
-template <class T>
-BIFRONS_INLINE std::byte* write_varint_integer(std::byte* out, T v) noexcept {
-  if constexpr (sizeof(T) >= 8)
-    return write_wide_varint(out, varint_raw(v));
-  else
-    return write_varint(out, varint_raw(v));
-}
-
 /// True when the integer value v (read from the wire as W) fits T. (std::in_range refuses the
 /// character types, which need the same check.)
 template <class T, class W>
@@ -90,6 +82,19 @@ inline constexpr std::uint64_t max_raw_varint = [] {
     return static_cast<std::uint64_t>(std::numeric_limits<T>::max());
 }();
 
+/// Whether T's varints can take 9 or 10 bytes (64-bit integers): those are written and read by
+/// the wide paths (write_wide_varint, long_varint); other integers keep the smaller code.
+template <class T>
+inline constexpr bool wide_varint = (max_raw_varint<T> >> 56) != 0;
+
+template <class T>
+BIFRONS_INLINE std::byte* write_varint_integer(std::byte* out, T v) noexcept {
+  if constexpr (wide_varint<T>)
+    return write_wide_varint(out, varint_raw(v));
+  else
+    return write_varint(out, varint_raw(v));
+}
+
 /// The value of T that the raw varint v (at most max_raw_varint<T>) stands for.
 template <class T>
 BIFRONS_INLINE constexpr T varint_value(std::uint64_t v) noexcept {
@@ -118,7 +123,7 @@ BIFRONS_INLINE void read_varint_integer(source& in, T& v) noexcept {
     return;
   }
   const std::byte* start = in.position();
-  const std::uint64_t raw = in.template read_varint<(max_raw_varint<T> >> 56) != 0>();
+  const std::uint64_t raw = in.template read_varint<wide_varint<T>>();
   if (raw > max_raw_varint<T>) [[unlikely]] {
     in.fail_at(errc::value_out_of_range, start);
     return;

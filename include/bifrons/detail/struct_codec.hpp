@@ -83,7 +83,7 @@ BIFRONS_INLINE bool read_unchecked(const std::byte*& p, T& v) noexcept {
       const std::uint64_t word = load_le<std::uint64_t>(p);
       w = varint_in_word<codec<T>::max_size>(word);
       // The field's ten bytes lie within the body's bound, which the caller may read.
-      if constexpr (codec<T>::max_size > 8)
+      if constexpr (wide_varint<T>)
         if (w.length == 0) w = long_varint(p, word);
     }
     p += w.length;
