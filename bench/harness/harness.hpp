@@ -363,6 +363,7 @@ std::string round_trip_all(const std::vector<T>& values, std::size_t& mean_size)
 // stdout gets the size of each requested case's encoding and one line per window, in the order of
 // callgrind's dumps:
 //   bytes <case> <library> <bytes>
+//   digest <case> <library> <FNV-1a 64 of the first value's encoding, 16 hex digits>
 //   window <case> <library> <operation> <operations in the window>
 // and one line per requested case the library cannot run:
 //   unsupported <case> <library> <why>
@@ -414,6 +415,13 @@ void measure_case_instructions(const case_info& info, Factory&& factory) {
     }
     std::printf("bytes %s %.*s %zu\n", case_name.c_str(), static_cast<int>(A::name.size()), A::name.data(), bytes);
     A a;
+    if (!values.empty()) {
+      // Whether two libraries wrote the very same bytes (a hand-written floor of bifrons' encoding).
+      std::uint64_t digest = 14695981039346656037u;
+      for (const std::byte b : a.encode(values.front())) digest = (digest ^ std::to_integer<std::uint8_t>(b)) * 1099511628211u;
+      std::printf("digest %s %.*s %016llx\n", case_name.c_str(), static_cast<int>(A::name.size()), A::name.data(),
+                  static_cast<unsigned long long>(digest));
+    }
     if constexpr (encode_timed<A>()) {
       input_cursor<T, values_of::cycled> input(values);
       measure_instructions(case_name, A::name, "serialize", [&] {

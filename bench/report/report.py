@@ -1092,7 +1092,7 @@ def collect_instructions(results):
     """Pairs each library's window lines with callgrind's dumps (one per window, in order): per
     case and operation, (second window - first window) / N - the empty operation's same difference.
     Returns the instructions.json record."""
-    out = {"counts": {}, "bytes": {}, "windows": {}, "calibration": {}, "unsupported": {}, "errors": []}
+    out = {"counts": {}, "bytes": {}, "digests": {}, "windows": {}, "calibration": {}, "unsupported": {}, "errors": []}
     for entry in sorted(os.listdir(results)):
         m = re.match(r"^instructions_(.+)\.txt$", entry)
         if not m:
@@ -1106,6 +1106,8 @@ def collect_instructions(results):
                 out["unsupported"].setdefault(library, {})[fields[1]] = fields[3] if len(fields) > 3 else ""
             if len(fields) == 4 and fields[0] == "bytes" and fields[3].isdigit():
                 out["bytes"].setdefault(library, {})[fields[1]] = int(fields[3])
+            if len(fields) == 4 and fields[0] == "digest":
+                out["digests"].setdefault(library, {})[fields[1]] = fields[3]
             if len(fields) != 5 or fields[0] != "window":
                 continue
             dump += 1
@@ -1244,11 +1246,15 @@ def account_target(counts, baseline, level, name, no_counts, count, opt):
                      f"baseline; limit {fmt_instructions(limit)}: {why})")
     sizes = ((counts or {}).get("bytes") or {})
     own, floor_bytes = sizes.get(REFERENCE, {}).get(ACCOUNT), sizes.get(VARINT_FLOOR, {}).get(ACCOUNT)
-    if own != 118 or floor_bytes != 118:
+    digests = ((counts or {}).get("digests") or {})
+    own_digest, floor_digest = digests.get(REFERENCE, {}).get(ACCOUNT), digests.get(VARINT_FLOOR, {}).get(ACCOUNT)
+    same = own_digest is not None and own_digest == floor_digest
+    if own != 118 or floor_bytes != 118 or not same:
         met = False
     return desc, "met" if met else "NOT met", (
         "; ".join(parts) + f"; instructions per operation, the baseline at {baseline.get('commit', '?')} "
-        f"({level.get('compiler', '?')}); encoding {own} B, the floor's {floor_bytes} B")
+        f"({level.get('compiler', '?')}); encoding {own} B, the floor's {floor_bytes} B, "
+        + ("the same bytes" if same else "NOT the same bytes (digests " + f"{own_digest} and {floor_digest})"))
 
 
 def instructions_section(counts):
