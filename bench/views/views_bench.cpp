@@ -87,33 +87,43 @@ int run(const char* name, std::vector<T> values, int rounds) {
   std::fill(std::begin(best), std::end(best), 1e300);
   const std::byte* const floor_data = view.bytes().data();
   for (int round = 0; round < rounds; ++round) {
-    for (int l = 0; l < loops; ++l) {
-      const auto t0 = clock::now();
-      for (int pass = 0; pass < passes; ++pass) {
-        total s = 0;
-        switch (l) {
-          case span_loop:
-            for (const T& x : span) s += sum(x);
-            break;
-          case view_loop:
-            for (const T x : view) s += sum(x);
-            break;
-          case for_each_loop:
-            view.for_each([&s](const T& x) { s += sum(x); });
-            break;
-          default: {
-            const std::size_t stride = opaque_stride(view.stride()), n = view.size();
-            for (std::size_t i = 0; i < n; ++i) {
-              T x;
-              std::memcpy(&x, floor_data + i * stride, sizeof x);
-              s += sum(x);
-            }
-          }
-        }
-        totals[l] += s;
-      }
-      best[l] = std::min(best[l], std::chrono::duration<double, std::micro>(clock::now() - t0).count() / passes);
+    const auto t0 = clock::now();
+    for (int pass = 0; pass < passes; ++pass) {
+      total s = 0;
+      for (const T& x : span) s += sum(x);
+      totals[span_loop] += s;
     }
+    const auto t1 = clock::now();
+    for (int pass = 0; pass < passes; ++pass) {
+      total s = 0;
+      for (const T x : view) s += sum(x);
+      totals[view_loop] += s;
+    }
+    const auto t2 = clock::now();
+    for (int pass = 0; pass < passes; ++pass) {
+      total s = 0;
+      view.for_each([&s](const T& x) { s += sum(x); });
+      totals[for_each_loop] += s;
+    }
+    const auto t3 = clock::now();
+    for (int pass = 0; pass < passes; ++pass) {
+      total s = 0;
+      const std::size_t stride = opaque_stride(view.stride()), n = view.size();
+      for (std::size_t i = 0; i < n; ++i) {
+        T x;
+        std::memcpy(&x, floor_data + i * stride, sizeof x);
+        s += sum(x);
+      }
+      totals[floor_loop] += s;
+    }
+    const auto t4 = clock::now();
+    const auto at_best = [&](loop l, clock::time_point from, clock::time_point to) {
+      best[l] = std::min(best[l], std::chrono::duration<double, std::micro>(to - from).count() / passes);
+    };
+    at_best(span_loop, t0, t1);
+    at_best(view_loop, t1, t2);
+    at_best(for_each_loop, t2, t3);
+    at_best(floor_loop, t3, t4);
   }
   // A loop that read other values than the span would differ here.
   if (!std::all_of(std::begin(totals), std::end(totals), [&](total t) { return t == totals[span_loop]; })) {

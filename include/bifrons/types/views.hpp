@@ -142,12 +142,12 @@ class block_view {
   /// shorter record than this program's is loaded field by field); for_each tests it once, and
   /// loads records written at this program's own record size (by the same version of the program:
   /// the usual case) at a stride known at compile time, a loop the compiler can vectorize as it
-  /// does one over a span.
+  /// does one over a span. For numbers it is a range-for.
   template <class F>
     requires std::invocable<F&, const T&>
   void for_each(F&& f) const {
     if constexpr (fixed_stride) {
-      for (size_type i = 0; i < size_; ++i) call(f, load(data_ + i * stride(), stride()));
+      for (const T e : *this) call(f, e);
     } else if constexpr (detail::record_layout<T>::memory_is_wire) {
       // Records are loaded into v rather than returned: a record returned by value crosses the
       // return as one integer register on x86-64, which clang then loads whole and vectorizes
@@ -187,7 +187,7 @@ class block_view {
   }
 
   /// The element at p. Reading checked every element whose bytes may not be a value of T.
-  static T load(const std::byte* p, [[maybe_unused]] std::size_t stride) noexcept {
+  BIFRONS_INLINE static T load(const std::byte* p, [[maybe_unused]] std::size_t stride) noexcept {
     if constexpr (detail::block_element<T>) {
       T v{};
       (void)detail::load_element(p, v);
@@ -224,14 +224,14 @@ class block_view {
   /// A whole record whose memory is its wire layout, at p. Field by field, not one memcpy of the
   /// record: GCC turns a record's memcpy into one wide integer load that it neither vectorizes
   /// nor splits back into fields cheaply, while loads of the fields vectorize as a span's do.
+  /// (A field's offset in memory is its offset in the data: that is what memory_is_wire means.)
   BIFRONS_INLINE static void load_whole(const std::byte* p, T& v) noexcept {
-    using L = detail::record_layout<T>;
-    detail::visit_members<L::count>(v, [&](auto&... field) BIFRONS_INLINE_LAMBDA {
-      std::size_t i = 0;
-      ((std::memcpy(&field, p + L::ends[i], sizeof field), ++i), ...);
+    const auto* record = reinterpret_cast<const std::byte*>(&v);
+    detail::visit_members<detail::record_layout<T>::count>(v, [&](auto&... field) BIFRONS_INLINE_LAMBDA {
+      (std::memcpy(&field, p + (reinterpret_cast<const std::byte*>(&field) - record), sizeof field), ...);
     });
   }
-  static T load_whole(const std::byte* p) noexcept {
+  BIFRONS_INLINE static T load_whole(const std::byte* p) noexcept {
     T v;
     load_whole(p, v);
     return v;
