@@ -148,26 +148,11 @@ class block_view {
   void for_each(F&& f) const {
     if constexpr (fixed_stride) {
       for (const T e : *this) call(f, e);
-    } else if constexpr (detail::record_layout<T>::memory_is_wire) {
-      // Records are loaded into v rather than returned: a record returned by value crosses the
-      // return as one integer register on x86-64, which clang then loads whole and vectorizes
-      // into more work than the span's loop.
-      if (stride_ == sizeof(T)) {
-        for (const std::byte *p = data_, *end = data_ + size_ * sizeof(T); p != end; p += sizeof(T)) {
-          T v;
-          load_whole(p, v);
-          call(f, v);
-        }
-      } else if (stride_ > sizeof(T)) {
-        for (size_type i = 0; i < size_; ++i) {
-          T v;
-          load_whole(data_ + i * stride_, v);
-          call(f, v);
-        }
-      } else {
-        for (size_type i = 0; i < size_; ++i) call(f, load_fields(data_ + i * stride_, stride_));
-      }
     } else {
+      if constexpr (detail::record_layout<T>::memory_is_wire) {
+        if (stride_ == sizeof(T)) return each_whole_record(f, sizeof(T));  // a constant stride
+        if (stride_ > sizeof(T)) return each_whole_record(f, stride_);
+      }
       for (size_type i = 0; i < size_; ++i) call(f, load_fields(data_ + i * stride_, stride_));
     }
   }
@@ -214,6 +199,19 @@ class block_view {
     return v;
   }
   BIFRONS_COLD static T load_prefix(const std::byte* p, std::size_t stride) noexcept { return load_fields(p, stride); }
+
+  /// for_each over records whose memory is their wire layout, each at least as long as this
+  /// program's, `stride` (> 0) bytes apart. Each is loaded into v rather than returned: a record
+  /// returned by value crosses the return as one integer register on x86-64, which clang then
+  /// loads whole and vectorizes into more work than the span's loop.
+  template <class F>
+  BIFRONS_INLINE void each_whole_record(F& f, std::size_t stride) const {
+    for (const std::byte *p = data_, *end = data_ + size_ * stride; p != end; p += stride) {
+      T v;
+      load_whole(p, v);
+      call(f, v);
+    }
+  }
 
   /// Calls f with a const lvalue: the documented argument, whatever F's own value category.
   template <class F>
