@@ -1,9 +1,18 @@
 // bench_views: iterating a bifrons::block_view (a block read in place, at any alignment) against a
 // loop over an aligned std::span of the same elements, the physical limit of reading a block
 // (issue 34: within 10% at -O2 and -O3). The view's block is placed one byte off its elements'
-// alignment, the span's on it. Each round times both loops, interleaved; a row is the best round.
-// Output, one line per element type, read by bench/report/report.py:
-//   views <type> elements=<n> span_us=<t> view_us=<t> ratio=<view / span>
+// alignment, the span's on it. Four loops, each round times them in turn; a row is the best round:
+//   span      a range-for over the aligned span<const T>;
+//   view      a range-for over the block_view;
+//   for_each  block_view::for_each (one test of the stride, then a loop at this program's record
+//             size when the data has it, as here);
+//   floor     the fastest loop anyone can write over elements whose stride is known only at run
+//             time (a view of records: an older or newer writer's records are shorter or longer):
+//             memcpy of one element at p + i * stride, the stride read from the view through a
+//             function the compiler cannot see into, on the view's misaligned bytes.
+// Output, one line per element type, read by bench/report/report.py (ratio: view / span):
+//   views <type> elements=<n> span_us=<t> view_us=<t> ratio=<r> for_each_us=<t> for_each_ratio=<for_each / span>
+//         floor_us=<t> floor_ratio=<view / floor>
 // Usage: bench_views [rounds] (scripts/bench: 15, smoke 2).
 #include <bifrons/core.hpp>
 #include <bifrons/record.hpp>
@@ -46,6 +55,22 @@ std::span<const std::byte> placed(std::vector<std::byte>& storage, const std::ve
   return {base, encoded.size()};
 }
 
+/// The stride, hidden from the optimizer: the floor's loop must not see that it is a constant.
+[[gnu::noinline]] std::size_t opaque_stride(std::size_t stride) {
+  volatile std::size_t hidden = stride;
+  return hidden;
+}
+
+/// x, through an address the optimizer cannot follow: each pass then reads its elements again.
+/// (Otherwise GCC sees that the passes compute the same sum and computes two at once, in the two
+/// lanes of a vector register, halving one loop's time and not another's.)
+template <class R>
+const R& unseen(const R& x) {
+  static const void* volatile address;
+  address = &x;
+  return *static_cast<const R*>(address);
+}
+
 long long sum(const std::int32_t& x) { return x; }
 // The bits of a double, added as an integer: a chain of floating-point additions would time the
 // adder's latency, not the reading of the elements.
@@ -65,33 +90,62 @@ int run(const char* name, std::vector<T> values, int rounds) {
   }
   using clock = std::chrono::steady_clock;
   constexpr int passes = 20;
-  double span_best = 1e300, view_best = 1e300;
   using total = decltype(sum(values[0]));
-  total span_total = 0, view_total = 0;
+  enum loop { span_loop, view_loop, for_each_loop, floor_loop, loops };
+  double best[loops];
+  total totals[loops] = {};
+  std::fill(std::begin(best), std::end(best), 1e300);
   for (int round = 0; round < rounds; ++round) {
     const auto t0 = clock::now();
     for (int pass = 0; pass < passes; ++pass) {
       total s = 0;
-      for (const T& x : span) s += sum(x);
-      span_total += s;
+      for (const T& x : unseen(span)) s += sum(x);
+      totals[span_loop] += s;
     }
     const auto t1 = clock::now();
     for (int pass = 0; pass < passes; ++pass) {
       total s = 0;
-      for (const T x : view) s += sum(x);
-      view_total += s;
+      for (const T x : unseen(view)) s += sum(x);
+      totals[view_loop] += s;
     }
     const auto t2 = clock::now();
-    span_best = std::min(span_best, std::chrono::duration<double, std::micro>(t1 - t0).count() / passes);
-    view_best = std::min(view_best, std::chrono::duration<double, std::micro>(t2 - t1).count() / passes);
+    for (int pass = 0; pass < passes; ++pass) {
+      total s = 0;
+      unseen(view).for_each([&s](const T& x) { s += sum(x); });
+      totals[for_each_loop] += s;
+    }
+    const auto t3 = clock::now();
+    for (int pass = 0; pass < passes; ++pass) {
+      total s = 0;
+      const auto& floor_view = unseen(view);
+      const std::byte* const floor_data = floor_view.bytes().data();
+      const std::size_t stride = opaque_stride(floor_view.stride()), n = floor_view.size();
+      for (std::size_t i = 0; i < n; ++i) {
+        T x;
+        std::memcpy(&x, floor_data + i * stride, sizeof x);
+        s += sum(x);
+      }
+      totals[floor_loop] += s;
+    }
+    const auto t4 = clock::now();
+    const auto at_best = [&](loop l, clock::time_point from, clock::time_point to) {
+      best[l] = std::min(best[l], std::chrono::duration<double, std::micro>(to - from).count() / passes);
+    };
+    at_best(span_loop, t0, t1);
+    at_best(view_loop, t1, t2);
+    at_best(for_each_loop, t2, t3);
+    at_best(floor_loop, t3, t4);
   }
-  // A view that read other values than the span would differ here.
-  if (span_total != view_total) {
+  // A loop that read other values than the span would differ here.
+  if (!std::all_of(std::begin(totals), std::end(totals), [&](total t) { return t == totals[span_loop]; })) {
     std::fprintf(stderr, "bench_views: %s: the view's elements differ from the span's\n", name);
     return 1;
   }
-  std::printf("views %s elements=%zu span_us=%.3f view_us=%.3f ratio=%.3f\n", name, values.size(), span_best,
-              view_best, view_best / span_best);
+  std::printf(
+      "views %s elements=%zu span_us=%.3f view_us=%.3f ratio=%.3f for_each_us=%.3f for_each_ratio=%.3f "
+      "floor_us=%.3f floor_ratio=%.3f\n",
+      name, values.size(), best[span_loop], best[view_loop], best[view_loop] / best[span_loop], best[for_each_loop],
+      best[for_each_loop] / best[span_loop], best[floor_loop], best[view_loop] / best[floor_loop]);
   return 0;
 }
 

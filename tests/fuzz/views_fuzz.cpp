@@ -14,7 +14,7 @@
 //     a view allocates nothing for its elements, so its read may go on;
 //   - bifrons::block_view<T> is never misaligned: it succeeds exactly where its owning twin does
 //     (or that ran out of budget), with the same error and offset where both fail, and each of its
-//     elements equals the owning twin's;
+//     elements, read through its iterators and through for_each, equals the owning twin's;
 //   - the properties of check_reads (fuzz_support.hpp): from_bytes agrees, tight limits fail
 //     cleanly or agree, reading into existing views agrees; and the encoding's checks.
 
@@ -195,11 +195,15 @@ struct block_views
   static std::vector<type> samples() { return {bifrons::from_bytes<type>(block_view_sample_bytes()), {}}; }
 };
 
-/// Whether each element of every block_view equals the owning twin's (block_views only).
+/// Whether each element of every block_view equals the owning twin's (block_views only), read
+/// through its iterators and through for_each.
 template <class T>
 bool same_elements(const bifrons::block_view<T>& v, const std::vector<T>& o) {
   // Bit for bit: a NaN is not equal to itself. (The elements here have no padding.)
-  return std::ranges::equal(v, o, [](const T& a, const T& b) { return std::memcmp(&a, &b, sizeof(T)) == 0; });
+  const auto same = [](const T& a, const T& b) { return std::memcmp(&a, &b, sizeof(T)) == 0; };
+  std::vector<T> each;
+  v.for_each([&](const T& e) { each.push_back(e); });
+  return std::ranges::equal(v, o, same) && std::ranges::equal(each, o, same);
 }
 template <class T>
 bool same_elements(const std::optional<bifrons::block_view<T>>& v, const std::optional<std::vector<T>>& o) {

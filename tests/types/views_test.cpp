@@ -246,6 +246,24 @@ struct Flagged {
 struct Big {
   std::int32_t v[16] = {};
 };
+/// A record without padding (4 + 4 + 8 bytes): on a little-endian host its memory is its wire
+/// layout, and for_each loads it at a stride known at compile time.
+struct Quote {
+  std::int32_t id = 0;
+  std::int32_t qty = 0;
+  std::int64_t px = 0;
+};
+/// An older writer's Quote (two fields, stride 8) and a newer writer's (a venue appended, 20).
+struct OldQuote {
+  std::int32_t id = 0;
+  std::int32_t qty = 0;
+};
+struct NewQuote {
+  std::int32_t id = 0;
+  std::int32_t qty = 0;
+  std::int64_t px = 0;
+  std::int32_t venue = 0;
+};
 
 }  // namespace
 }  // namespace bifrons_test
@@ -260,6 +278,12 @@ template <>
 inline constexpr bool bifrons::enable_record<bifrons_test::Flagged> = true;
 template <>
 inline constexpr bool bifrons::enable_record<bifrons_test::Big> = true;
+template <>
+inline constexpr bool bifrons::enable_record<bifrons_test::Quote> = true;
+template <>
+inline constexpr bool bifrons::enable_record<bifrons_test::OldQuote> = true;
+template <>
+inline constexpr bool bifrons::enable_record<bifrons_test::NewQuote> = true;
 
 namespace bifrons_test {
 namespace {
@@ -389,6 +413,134 @@ TEST(BlockView, EveryTruncationFailsCleanly) {
   const bytes encoding = bifrons::to_bytes(std::vector<Tick>{{1, 1.5}, {2, 2.5}});
   for (std::size_t n = 0; n < encoding.size(); ++n)
     EXPECT_FALSE(bifrons::try_from_bytes<bifrons::block_view<Tick>>(std::span(encoding).first(n))) << n;
+}
+
+// ---- block_view::for_each ---------------------------------------------------------------------------
+
+static_assert(bifrons::detail::record_layout<Quote>::memory_is_wire == little_endian,
+              "the for_each tests below cover the loop at the record's own size on little-endian hosts");
+
+/// The elements for_each gives, in the order it gives them.
+template <class T>
+std::vector<T> each_of(const bifrons::block_view<T>& view) {
+  std::vector<T> out;
+  view.for_each([&](const T& e) { out.push_back(e); });
+  return out;
+}
+
+bool same(const Quote& a, const Quote& b) { return a.id == b.id && a.qty == b.qty && a.px == b.px; }
+
+std::vector<Quote> quotes(std::size_t n) {
+  std::vector<Quote> q(n);
+  for (std::size_t i = 0; i < n; ++i)
+    q[i] = {static_cast<std::int32_t>(i) - 7, static_cast<std::int32_t>(1000 - 3 * i),
+            static_cast<std::int64_t>(i) * -1234567890123LL};
+  return q;
+}
+
+TEST(BlockViewForEach, GivesTheElementsInOrderAsTheIteratorsDo) {
+  // The view's own elements, and the values written, at every misalignment.
+  const std::vector<Quote> written = quotes(41);
+  at_every_offset(bifrons::to_bytes(written), [&](std::span<const std::byte> in, std::size_t offset) {
+    const auto view = bifrons::from_bytes<bifrons::block_view<Quote>>(in);
+    ASSERT_EQ(view.stride(), sizeof(Quote));
+    const std::vector<Quote> seen = each_of(view);
+    ASSERT_EQ(seen.size(), written.size()) << offset;
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+      EXPECT_TRUE(same(seen[i], written[i])) << "offset " << offset << ", element " << i;
+      EXPECT_TRUE(same(seen[i], view[i])) << "offset " << offset << ", element " << i;
+    }
+  });
+}
+
+TEST(BlockViewForEach, Numbers) {
+  std::vector<double> written(33);
+  for (std::size_t i = 0; i < written.size(); ++i) written[i] = static_cast<double>(i) * -1.25 + 0.5;
+  at_every_offset(bifrons::to_bytes(written), [&](std::span<const std::byte> in, std::size_t offset) {
+    EXPECT_EQ(each_of(bifrons::from_bytes<bifrons::block_view<double>>(in)), written) << offset;
+  });
+  const bytes flags = B({0x03, 0x01, 0x00, 0x01});
+  EXPECT_EQ(each_of(bifrons::from_bytes<bifrons::block_view<bool>>(flags)), (std::vector<bool>{true, false, true}));
+}
+
+TEST(BlockViewForEach, RecordsOfANewerWriterGiveTheFieldsThisReaderKnows) {
+  std::vector<NewQuote> newer;
+  for (const Quote& q : quotes(9)) newer.push_back({q.id, q.qty, q.px, q.id * 2});
+  at_every_offset(bifrons::to_bytes(newer), [&](std::span<const std::byte> in, std::size_t offset) {
+    const auto view = bifrons::from_bytes<bifrons::block_view<Quote>>(in);
+    ASSERT_EQ(view.stride(), 20u);
+    const std::vector<Quote> seen = each_of(view);
+    ASSERT_EQ(seen.size(), newer.size());
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+      EXPECT_TRUE(same(seen[i], Quote{newer[i].id, newer[i].qty, newer[i].px})) << offset << ", " << i;
+      EXPECT_TRUE(same(seen[i], view[i])) << offset << ", " << i;
+    }
+  });
+}
+
+TEST(BlockViewForEach, RecordsOfAnOlderWriterHaveTheMissingFieldsAtTheirDefaults) {
+  const std::vector<OldQuote> older{{1, 10}, {-2, 20}, {3, -30}};
+  at_every_offset(bifrons::to_bytes(older), [&](std::span<const std::byte> in, std::size_t offset) {
+    const auto view = bifrons::from_bytes<bifrons::block_view<Quote>>(in);
+    ASSERT_EQ(view.stride(), 8u);
+    const std::vector<Quote> seen = each_of(view);
+    ASSERT_EQ(seen.size(), older.size());
+    for (std::size_t i = 0; i < seen.size(); ++i)
+      EXPECT_TRUE(same(seen[i], Quote{older[i].id, older[i].qty, 0})) << offset << ", " << i;
+  });
+  // Stride 0: records with no bytes, each the reader's defaults.
+  const bytes none = B({0x02, 0x00});
+  const std::vector<Quote> defaults = each_of(bifrons::from_bytes<bifrons::block_view<Quote>>(none));
+  ASSERT_EQ(defaults.size(), 2u);
+  EXPECT_TRUE(same(defaults[0], Quote{}) && same(defaults[1], Quote{}));
+}
+
+TEST(BlockViewForEach, RecordsWhoseMemoryIsNotTheirWireLayout) {
+  // Tick has padding and Flagged a bool: loaded field by field.
+  const std::vector<Tick> ticks{{1, 1.5}, {2, -2.25}};
+  const std::vector<Tick> seen = each_of(bifrons::from_bytes<bifrons::block_view<Tick>>(bifrons::to_bytes(ticks)));
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[1].id, 2);
+  EXPECT_EQ(seen[1].price, -2.25);
+  const bytes flagged = bifrons::to_bytes(std::vector<Flagged>{{4, true}, {5, false}});
+  const std::vector<Flagged> flags = each_of(bifrons::from_bytes<bifrons::block_view<Flagged>>(flagged));
+  ASSERT_EQ(flags.size(), 2u);
+  EXPECT_TRUE(flags[0].id == 4 && flags[0].on);
+  EXPECT_TRUE(flags[1].id == 5 && !flags[1].on);
+}
+
+TEST(BlockViewForEach, EmptyViewsCallNothing) {
+  int calls = 0;
+  bifrons::block_view<Quote>().for_each([&](const Quote&) { ++calls; });
+  bifrons::block_view<std::int32_t>().for_each([&](std::int32_t) { ++calls; });
+  const bytes empty = B({0x00});
+  bifrons::from_bytes<bifrons::block_view<Quote>>(empty).for_each([&](const Quote&) { ++calls; });
+  EXPECT_EQ(calls, 0);
+}
+
+template <class View, class F>
+concept for_each_takes = requires(const View& v, F f) { v.for_each(f); };
+struct modifies_a_quote {
+  void operator()(Quote&) const {}
+};
+struct reads_a_quote {
+  void operator()(const Quote&) const {}
+};
+// The elements are values loaded from the input: a callable that would modify one is refused.
+static_assert(!for_each_takes<bifrons::block_view<Quote>, modifies_a_quote>);
+static_assert(for_each_takes<bifrons::block_view<Quote>, reads_a_quote>);
+
+/// Callable on an lvalue only: for_each calls f as an lvalue, however it was passed.
+struct counter {
+  int* n;
+  void operator()(const Quote&) & { ++*n; }
+};
+
+TEST(BlockViewForEach, CallsTheCallableAsAnLvalue) {
+  int n = 0;
+  const bytes b = bifrons::to_bytes(quotes(5));
+  bifrons::from_bytes<bifrons::block_view<Quote>>(b).for_each(counter{&n});
+  EXPECT_EQ(n, 5);
 }
 
 }  // namespace
