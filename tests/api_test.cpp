@@ -343,6 +343,52 @@ TEST(ToBytesContainer, AThrowingHookLeavesTheContainerAsItWas) {
   EXPECT_EQ(out, (std::vector<std::byte>{std::byte{1}, std::byte{2}, std::byte{3}}));
 }
 
+struct Named {
+  std::int32_t id = 0;
+  std::string name;
+  friend bool operator==(const Named&, const Named&) = default;
+};
+
+// A buffer with room for the size bound takes the one-pass write, whose header room comes from
+// the body's bound: where the bound needs a wider header than the body (a body just under 64
+// or 8,192 bytes whose bound is over), the body moves back. Every length around both widths,
+// into a buffer of exactly the bound: the same bytes as to_bytes, nothing written past it.
+TEST(ToBytesSpan, ABufferOfTheBoundAtEveryHeaderWidth) {
+  std::vector<std::size_t> lengths;
+  for (std::size_t n = 0; n <= 140; ++n) lengths.push_back(n);
+  for (std::size_t n = 8160; n <= 8200; ++n) lengths.push_back(n);
+  std::size_t moved = 0;
+  for (const std::size_t n : lengths) {
+    const Named value{-70000, std::string(n, 'x')};
+    const bytes expected = bifrons::to_bytes(value);
+    const std::size_t bound = bifrons::size_bound(value);
+    ASSERT_GE(bound, expected.size()) << n;
+    std::vector<std::byte> buffer(bound + 16, guard);
+    const auto written = bifrons::try_to_bytes(value, std::span<std::byte>(buffer.data(), bound));
+    ASSERT_TRUE(written) << n;
+    ASSERT_EQ(*written, expected.size()) << n;
+    EXPECT_TRUE(std::equal(expected.begin(), expected.end(), buffer.begin())) << n;
+    EXPECT_TRUE(std::all_of(buffer.begin() + static_cast<std::ptrdiff_t>(bound), buffer.end(),
+                            [](std::byte b) { return b == guard; }))
+        << "written past the bound, name of " << n;
+    EXPECT_EQ(bifrons::from_bytes<Named>(std::span<const std::byte>(buffer.data(), *written)), value) << n;
+    // Count the lengths whose bound's header (bound = width + body bound, the width that of
+    // body bound x 2) is wider than the written header: those took the move.
+    const auto width = [](std::uint64_t v) {
+      std::size_t k = 1;
+      for (; v >= 0x80; v >>= 7) ++k;
+      return k;
+    };
+    std::size_t header = 1;
+    while ((expected[header - 1] & std::byte{0x80}) != std::byte{0}) ++header;
+    for (std::size_t room = 1; room <= 3; ++room) {
+      if (width(std::uint64_t{bound - room} << 1) == room && room > header) ++moved;
+    }
+  }
+  // Both widths' edges: bodies of 60 to 63 bytes with bounds over 64, and of 8,188 to 8,191.
+  EXPECT_GE(moved, 4u) << "too few lengths whose bound's header is wider than its body's";
+}
+
 TEST(ToBytesSpan, ExactFitTooSmallAndGuardRegion) {
   check_span_output(std::uint8_t{1});
   check_span_output(std::numeric_limits<std::uint64_t>::max());

@@ -634,6 +634,17 @@ fixed_write write_into_general(const T& value, std::span<std::byte> buffer) {
     if (size > buffer.size()) return {size, false};
     return {static_cast<std::size_t>(passes.write(buffer.data(), size, value) - buffer.data()), true};
   } else {
+    if constexpr (struct_envelope<T> && reflected<T>) {
+      // A struct's header width follows from its body's bound: not found again from the total.
+      // (Nested: the condition names struct_codec<T>, which only a struct may instantiate.)
+      if constexpr (!struct_codec<T>::short_body) {
+        const std::size_t body = struct_codec<T>::body_bound(value);
+        const std::size_t room = varint_size(struct_codec<T>::header(body));
+        if (room + body <= buffer.size()) [[likely]]
+          return {static_cast<std::size_t>(struct_codec<T>::write_in_room(buffer.data(), value, room) - buffer.data()),
+                  true};
+      }
+    }
     // When even the (cheap) bound fits, write without the exact size pass.
     const std::size_t bound = size_bound_of(value);
     if (bound <= buffer.size())

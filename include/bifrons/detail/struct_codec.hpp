@@ -302,13 +302,20 @@ struct struct_codec {
   /// See size_bound_of. Structs with hooks fall back to the exact size.
   static std::size_t size_bound(const T& v) {
     if constexpr (reflected<T>) {
-      bound_archive ar;
-      if constexpr (versioned) ar.add(varint_size(class_version<T>()));
-      save_fields(ar, v);
-      return varint_size(header(ar.size())) + ar.size();
+      const std::size_t body = body_bound(v);
+      return varint_size(header(body)) + body;
     } else {
       return size(v);
     }
+  }
+  /// An upper bound of the body's size (size_bound without the header).
+  static std::size_t body_bound(const T& v)
+    requires reflected<T>
+  {
+    bound_archive ar;
+    if constexpr (versioned) ar.add(varint_size(class_version<T>()));
+    save_fields(ar, v);
+    return ar.size();
   }
 
   // In line in its caller, as write_object is in it: at -O2 GCC called each element's write in a
@@ -356,18 +363,22 @@ struct struct_codec {
       (void)bound;
       return write_object(out, v);
     } else {
-      const std::size_t room = header_width(bound);
-      std::byte* body = out + room;
-      std::byte* end = write_body(body, v);
-      const auto length = static_cast<std::size_t>(end - body);
-      const std::size_t k = varint_size(header(length));
-      if (k != room) [[unlikely]] {
-        std::memmove(out + k, body, length);
-        end -= room - k;
-      }
-      write_varint(out, header(length));
-      return end;
+      return write_in_room(out, v, header_width(bound));
     }
+  }
+  /// write() with the body after `room` bytes, room for the header of any body up to the bound
+  /// the caller has checked the buffer for; the body moves back if its header is narrower.
+  BIFRONS_INLINE static std::byte* write_in_room(std::byte* out, const T& v, std::size_t room) {
+    std::byte* body = out + room;
+    std::byte* end = write_body(body, v);
+    const auto length = static_cast<std::size_t>(end - body);
+    const std::size_t k = varint_size(header(length));
+    if (k != room) [[unlikely]] {
+      std::memmove(out + k, body, length);
+      end -= room - k;
+    }
+    write_varint(out, header(length));
+    return end;
   }
 
   static void read(source& in, T& v) { read_object<true>(in, v); }
