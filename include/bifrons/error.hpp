@@ -264,8 +264,8 @@ inline note_taker& pending_note_taker() noexcept {
   static thread_local note_taker taker = nullptr;
   return taker;
 }
-std::shared_ptr<const failure_details> take_pending_note(errc code, std::size_t offset,
-                                                         std::shared_ptr<const failure_details> details) noexcept;
+inline std::shared_ptr<const failure_details> take_pending_note(
+    errc code, std::size_t offset, std::shared_ptr<const failure_details> details) noexcept;
 /// Sets the pending note of a failure with `code` at `offset` to the concatenation of pieces
 /// (none if there is no memory).
 inline void note_failure(errc code, std::size_t offset, std::initializer_list<std::string_view> pieces) noexcept {
