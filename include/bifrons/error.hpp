@@ -254,6 +254,18 @@ inline failure_note& pending_note() noexcept {
   static thread_local failure_note note;
   return note;
 }
+/// What takes the pending note into a report's details: null until the first note_failure on this
+/// thread, so that a report (raise, result_access) only calls through it, and a program that
+/// notes no failure (no pointers, no class versions) neither compiles the taking nor touches the
+/// note's thread_local string.
+using note_taker = std::shared_ptr<const failure_details> (*)(errc code, std::size_t offset,
+                                                              std::shared_ptr<const failure_details> details) noexcept;
+inline note_taker& pending_note_taker() noexcept {
+  static thread_local note_taker taker = nullptr;
+  return taker;
+}
+inline std::shared_ptr<const failure_details> take_pending_note(
+    errc code, std::size_t offset, std::shared_ptr<const failure_details> details) noexcept;
 /// Sets the pending note of a failure with `code` at `offset` to the concatenation of pieces
 /// (none if there is no memory).
 inline void note_failure(errc code, std::size_t offset, std::initializer_list<std::string_view> pieces) noexcept {
@@ -261,6 +273,7 @@ inline void note_failure(errc code, std::size_t offset, std::initializer_list<st
   note.text.clear();
   note.code = code;
   note.offset = offset;
+  pending_note_taker() = &take_pending_note;
   or_if_throws(
       [&] {
         for (std::string_view piece : pieces) note.text.append(piece);
@@ -290,7 +303,7 @@ inline std::string data_spelling(std::string_view name, std::size_t max = 128) {
   return out;
 }
 /// details, with the pending note of a failure with `code` at `offset` taken into them.
-inline std::shared_ptr<const failure_details> with_pending_note(
+inline std::shared_ptr<const failure_details> take_pending_note(
     errc code, std::size_t offset, std::shared_ptr<const failure_details> details) noexcept {
   failure_note& note = pending_note();
   if (!found_with_note(code) || note.code != code || note.offset != offset || note.text.empty() ||
@@ -308,6 +321,14 @@ inline std::shared_ptr<const failure_details> with_pending_note(
         note.text.clear();
         return details;
       });
+}
+
+/// details, with the pending note of a failure with `code` at `offset` taken into them, if this
+/// thread ever noted a failure (take_pending_note).
+inline std::shared_ptr<const failure_details> with_pending_note(
+    errc code, std::size_t offset, std::shared_ptr<const failure_details> details) noexcept {
+  const note_taker take = pending_note_taker();
+  return take ? take(code, offset, std::move(details)) : details;
 }
 
 [[noreturn]] inline void raise(errc code, std::size_t offset, std::size_t bytes_missing = 0,
