@@ -1168,12 +1168,14 @@ def instruction_targets(counts, opt):
     def count(library, case, op, source):
         return ((source or {}).get("counts") or {}).get(library, {}).get(case, {}).get(op)
 
+    # Why the targets against the baseline cannot be judged in this run, if they cannot.
+    unmeasured = no_counts or (None if level is not None else
+                               f"no baseline at -{opt or '?'} in {name}" if baseline else
+                               f"{name} is missing or unreadable")
+
     def against_baseline(desc, case, limits):
-        if no_counts:
-            return desc, "not measured", no_counts
-        if level is None:
-            return desc, "not measured", (f"no baseline at -{opt or '?'} in {name}" if baseline
-                                          else f"{name} is missing or unreadable")
+        if unmeasured:
+            return desc, "not measured", unmeasured
         parts, met = [], True
         for op, limit in limits:
             now, before = count(REFERENCE, case, op, counts), count(REFERENCE, case, op, level)
@@ -1187,7 +1189,7 @@ def instruction_targets(counts, opt):
             "; ".join(parts) + f"; instructions per operation, the baseline at {baseline.get('commit', '?')} "
             f"({level.get('compiler', '-' + opt)})")
 
-    out = [account_target(counts, baseline, level, name, no_counts, count, opt)]
+    out = [account_target(counts, baseline, level, unmeasured, count)]
 
     desc = "Account, records: serialize and reused read at or below the hand-written codec's instructions"
     if no_counts:
@@ -1216,18 +1218,15 @@ VARINT_FLOOR = "handwritten_varint"
 ACCOUNT_LIMITS = [("serialize", 0.70), ("deserialize_reuse", 0.70), ("deserialize", 0.85)]
 
 
-def account_target(counts, baseline, level, name, no_counts, count, opt):
+def account_target(counts, baseline, level, unmeasured, count):
     """Issue 34's Account target (default encoding) for one optimization level: each operation in
     at most its share of the baseline's instructions, restated, where that share is below the
     floor (handwritten_varint's count in this run), as at most the floor's count."""
     desc = ("Account, default encoding: serialize and reused read in ≤ 70% of the instructions before issue 34, "
             "fresh read in ≤ 85%, with the same 118 bytes; where such a limit is below the floor, a hand-written "
             f"codec of the same bytes with the same checks ({VARINT_FLOOR}), restated as at most the floor")
-    if no_counts:
-        return desc, "not measured", no_counts
-    if level is None:
-        return desc, "not measured", (f"no baseline at -{opt or '?'} in {name}" if baseline
-                                      else f"{name} is missing or unreadable")
+    if unmeasured:
+        return desc, "not measured", unmeasured
     parts, met = [], True
     for op, share in ACCOUNT_LIMITS:
         now, before = count(REFERENCE, ACCOUNT, op, counts), count(REFERENCE, ACCOUNT, op, level)
